@@ -1,0 +1,35 @@
+import Testing
+@testable import ProtoSchema
+
+@Suite struct DescriptorLoadingTests {
+    @Test func decodesHandBuiltFileDescriptorSet() throws {
+        // FileDescriptorSet { file { name: "a.proto" package: "p" syntax: "proto3"
+        //   message_type { name: "M" field { name: "x" number: 1 label: LABEL_REPEATED type: TYPE_INT32 json_name: "x" } } } }
+        let field: [UInt8] = [0x0a, 1, 0x78, 0x18, 1, 0x20, 3, 0x28, 5, 0x52, 1, 0x78]
+        let message: [UInt8] = [0x0a, 1, 0x4d, 0x12, UInt8(field.count)] + field
+        let file: [UInt8] = [0x0a, 7] + Array("a.proto".utf8) + [0x12, 1, 0x70]
+            + [0x22, UInt8(message.count)] + message + [0x62, 6] + Array("proto3".utf8)
+        let set = try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
+        let m = try #require(set.message("p.M"))
+        #expect(set.files.map(\.syntax) == [.proto3])
+        #expect(m.fields.count == 1)
+        let x = m.fields[0]
+        #expect(x.type == .int32 && x.label == .repeated && x.isPacked && !x.hasPresence)
+    }
+
+    @Test func truncatedDescriptorSetIsRejectedWithOffset() {
+        #expect(throws: SchemaError.malformed(reason: "length past end", offset: 1)) {
+            try SchemaSet(descriptorSet: [0x0a, 0x05, 0x0a])
+        }
+    }
+
+    @Test func unresolvedTypeNamesTheField() throws {
+        // message M { Missing m = 1; } with type_name ".p.Missing"
+        let field: [UInt8] = [0x0a, 1, 0x6d, 0x18, 1, 0x20, 1, 0x28, 11, 0x32, 10] + Array(".p.Missing".utf8)
+        let message: [UInt8] = [0x0a, 1, 0x4d, 0x12, UInt8(field.count)] + field
+        let file: [UInt8] = [0x0a, 7] + Array("a.proto".utf8) + [0x12, 1, 0x70] + [0x22, UInt8(message.count)] + message
+        #expect(throws: SchemaError.unresolvedType(field: "p.M.m", typeName: "p.Missing")) {
+            try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
+        }
+    }
+}

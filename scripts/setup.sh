@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# One-command, idempotent setup for Wireproof on Debian bookworm (run as root, or with sudo on PATH).
+#
+# Installs the Debian packages the project builds and tests with, then unpacks third-party source
+# from Debian *source* packages into git-ignored folders under .deps/:
+#   .deps/nanopb    nanopb 0.4.7 runtime (pb*.c/h) and generator (apt-get source nanopb)
+#   .deps/protobuf  Google's protobuf 3.21.12 source, for the conformance suite (apt-get source protobuf)
+# Nothing third-party is committed. A second run with everything in place takes well under a second.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+deps="$root/.deps"
+want_protobuf_src=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-protobuf-source) want_protobuf_src=1 ;;
+    *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev)
+# The deb-src entry lives in a file of our own; the distribution's lists are never edited.
+src_list=/etc/apt/sources.list.d/wireproof-src.sources
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+need_update=0
+if [ ! -f "$src_list" ]; then
+  echo "setup: adding deb-src entry for bookworm main ($src_list)"
+  $SUDO tee "$src_list" >/dev/null <<'SRC'
+# Added by Wireproof's scripts/setup.sh: source packages for nanopb and protobuf.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  need_update=1
+fi
+if [ ${#missing[@]} -gt 0 ] || [ ! -d "$deps/nanopb/generator" ] || \
+   { [ "$want_protobuf_src" = 1 ] && [ ! -d "$deps/protobuf/conformance" ]; }; then
+  # apt-get source needs fresh source indices; an update is also needed before the first install.
+  if [ "$need_update" = 1 ] || [ ! -d /var/lib/apt/lists ] || \
+     ! ls /var/lib/apt/lists/*bookworm_main_source_Sources* >/dev/null 2>&1; then
+    echo "setup: apt-get update"
+    $SUDO apt-get update -qq
+  fi
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# unpack_source PACKAGE VERSION_PREFIX DEST: apt-get source into a scratch folder, move the tree to DEST.
+unpack_source() {
+  local pkg=$1 version=$2 dest=$3
+  local scratch
+  scratch=$(mktemp -d "$deps/.src-$pkg.XXXXXX")
+  echo "setup: apt-get source $pkg=$version* into $dest"
+  (cd "$scratch" && apt-get source -qq "$pkg" >/dev/null 2>&1) || {
+    echo "setup: 'apt-get source $pkg' failed; is the deb-src entry in $src_list reachable?" >&2
+    rm -rf "$scratch"; exit 1; }
+  local tree
+  tree=$(find "$scratch" -mindepth 1 -maxdepth 1 -type d -name "$pkg-*" | head -n 1)
+  case "$(basename "$tree")" in
+    "$pkg-$version"*) ;;
+    *) echo "setup: expected $pkg $version, got $(basename "$tree")" >&2; rm -rf "$scratch"; exit 1 ;;
+  esac
+  rm -rf "$dest"
+  mv "$tree" "$dest"
+  rm -rf "$scratch"
+}
+
+mkdir -p "$deps"
+if [ ! -f "$deps/nanopb/pb_decode.c" ] || [ ! -f "$deps/nanopb/generator/nanopb_generator.py" ]; then
+  unpack_source nanopb 0.4.7 "$deps/nanopb"
+fi
+if [ "$want_protobuf_src" = 1 ] && [ ! -d "$deps/protobuf/conformance" ]; then
+  unpack_source protobuf 3.21.12 "$deps/protobuf"
+fi
+
+# The nanopb runtime is compiled by SwiftPM from Sources/CNanopb/runtime, a git-ignored copy of the
+# four runtime files (SwiftPM only compiles sources inside the target folder).
+rt="$root/Sources/CNanopb/runtime"
+mkdir -p "$rt"
+for f in pb.h pb_common.h pb_common.c pb_decode.h pb_decode.c pb_encode.h pb_encode.c; do
+  if ! cmp -s "$deps/nanopb/$f" "$rt/$f"; then cp "$deps/nanopb/$f" "$rt/$f"; fi
+done
+
+echo "setup: ok (protoc $(protoc --version | awk '{print $2}'), nanopb $(sed -n 's/^#define NANOPB_VERSION "\(.*\)"/\1/p' "$deps/nanopb/pb.h"))"
