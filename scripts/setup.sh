@@ -4,16 +4,17 @@
 # Installs the Debian packages the project builds and tests with, then unpacks third-party source
 # from Debian *source* packages into git-ignored folders under .deps/:
 #   .deps/nanopb    nanopb 0.4.7 runtime (pb*.c/h) and generator (apt-get source nanopb)
-#   .deps/protobuf  Google's protobuf 3.21.12 source, for the conformance suite (apt-get source protobuf)
+#   .deps/protobuf  Google's protobuf 3.21.12 source: the conformance suite and its test schemas
 # Nothing third-party is committed. A second run with everything in place takes well under a second.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.deps"
-want_protobuf_src=0
+# Kept for callers written against the older flag; the protobuf source is always unpacked now.
+want_protobuf_src=1
 for arg in "$@"; do
   case "$arg" in
-    --with-protobuf-source) want_protobuf_src=1 ;;
+    --with-protobuf-source) ;;
     *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
