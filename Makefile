@@ -10,3 +10,44 @@ setup:
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
+# `make proto` turns PROTO_DIR's .proto files into a C target (nanopb, every field FT_POINTER) in C_OUT
+# and Swift facades in SWIFT_OUT. Point it at your own tree:
+#   make proto PROTO_DIR=~/src/myapi/protos C_OUT=Sources/MyAPIC SWIFT_OUT=Sources/MyAPI
+# PRUNE lists source folders: facades only for the types they spell (empty: every type).
+# NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
+# DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
+# variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
+PROTO_DIR ?= Protos
+C_OUT ?= Sources/BundledProtoC
+C_MODULE ?= $(notdir $(C_OUT))
+SWIFT_OUT ?= Sources/BundledProto
+PRUNE ?=
+NANOPB_OPTIONS ?=
+PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
+	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
+	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
+	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)")
+export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
+
+.PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols
+proto: setup
+	@bash scripts/proto.sh $(PROTO_ARGS)
+
+# The C half alone (protoc + nanopb), without the Swift facade generator.
+proto-c: setup
+	@bash scripts/proto.sh --c-only $(PROTO_ARGS)
+
+# CI: regenerate the bundled schema into .scratch/ and fail if it differs from the committed output.
+check-protocol: setup
+	@bash scripts/check-protocol.sh
+
+# Generate and build C + facades for Google's well-known types and test_messages_proto3 in a scratch
+# package under .scratch/ (proves the generator on schemas it has never seen).
+check-foreign: setup
+	@bash scripts/check-foreign-schemas.sh
+
+# The pb_* -> wp_pb_* rename list covers every symbol the nanopb runtime exports.
+check-nanopb-symbols: setup
+	@bash scripts/nanopb-symbols.sh --check

@@ -22,7 +22,7 @@ done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev)
+packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ make)
 # The deb-src entry lives in a file of our own; the distribution's lists are never edited.
 src_list=/etc/apt/sources.list.d/wireproof-src.sources
 
@@ -87,12 +87,37 @@ if [ "$want_protobuf_src" = 1 ] && [ ! -d "$deps/protobuf/conformance" ]; then
   unpack_source protobuf 3.21.12 "$deps/protobuf"
 fi
 
-# The nanopb runtime is compiled by SwiftPM from Sources/CNanopb/runtime, a git-ignored copy of the
-# four runtime files (SwiftPM only compiles sources inside the target folder).
-rt="$root/Sources/CNanopb/runtime"
-mkdir -p "$rt"
-for f in pb.h pb_common.h pb_common.c pb_decode.h pb_decode.c pb_encode.h pb_encode.c; do
-  if ! cmp -s "$deps/nanopb/$f" "$rt/$f"; then cp "$deps/nanopb/$f" "$rt/$f"; fi
+# The nanopb runtime is compiled by SwiftPM as target CNanopb (SwiftPM only compiles files inside the
+# target folder; both destinations are git-ignored):
+#   headers -> Sources/CNanopb/include/  (public: generated C and Swift's importer find them there)
+#   sources -> Sources/CNanopb/runtime/  (no headers next to them, so their `#include "pb.h"` falls
+#                                         through to the one patched copy in include/)
+# pb.h gets `#include "wireproof_pb_config.h"` as its first line, and pb.h and every .c get
+# `#include "wireproof_pb_abi.h"` as their last, so every translation unit and the importer see one
+# configuration and check it (see Sources/CNanopb/include/wireproof_pb_config.h). Files are only
+# rewritten when their content changes, so a second run touches nothing and triggers no rebuild.
+cnanopb="$root/Sources/CNanopb"
+mkdir -p "$cnanopb/include" "$cnanopb/runtime"
+# install_patched SRC DEST PREPEND: DEST = [PREPEND line] + SRC + abi-guard line, written if changed.
+install_patched() {
+  local src=$1 dest=$2 prepend=$3 tmp
+  tmp=$(mktemp "$dest.XXXXXX")
+  {
+    if [ -n "$prepend" ]; then printf '%s\n' "$prepend"; fi
+    cat "$src"
+    printf '\n#include "wireproof_pb_abi.h" /* added by scripts/setup.sh: Wireproof ABI guard */\n'
+  } > "$tmp"
+  if cmp -s "$tmp" "$dest"; then rm -f "$tmp"; else chmod 644 "$tmp"; mv "$tmp" "$dest"; fi
+}
+install_patched "$deps/nanopb/pb.h" "$cnanopb/include/pb.h" \
+  '#include "wireproof_pb_config.h" /* added by scripts/setup.sh: Wireproof nanopb configuration */'
+for f in pb_common.h pb_decode.h pb_encode.h; do
+  if ! cmp -s "$deps/nanopb/$f" "$cnanopb/include/$f"; then cp "$deps/nanopb/$f" "$cnanopb/include/$f"; fi
 done
+for f in pb_common.c pb_decode.c pb_encode.c; do
+  install_patched "$deps/nanopb/$f" "$cnanopb/runtime/$f" ""
+done
+# Headers from an older layout next to the .c files would shadow the patched pb.h: remove them.
+rm -f "$cnanopb"/runtime/*.h
 
 echo "setup: ok (protoc $(protoc --version | awk '{print $2}'), nanopb $(sed -n 's/^#define NANOPB_VERSION "\(.*\)"/\1/p' "$deps/nanopb/pb.h"))"

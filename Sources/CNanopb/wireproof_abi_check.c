@@ -1,0 +1,22 @@
+/* Compile-time ABI checks that need the stream types from pb_decode.h / pb_encode.h. This file
+ * produces no code; the build fails here if the configuration the runtime is compiled with is not
+ * the one wireproof_pb_config.h declares. The checks every TU runs are in include/wireproof_pb_abi.h
+ * (included through pb.h). */
+#include "pb.h"
+#include "pb_decode.h"
+#include "pb_encode.h"
+#include "wireproof_pb_abi.h"
+
+/* PB_BUFFER_ONLY: the callback slot is nanopb's placeholder `int *`, not a function pointer. */
+_Static_assert(_Generic(((pb_istream_t *)0)->callback, int *: 1, default: 0),
+               "pb_istream_t.callback is a function pointer: PB_BUFFER_ONLY is not in effect");
+_Static_assert(_Generic(((pb_ostream_t *)0)->callback, const int *: 1, default: 0),
+               "pb_ostream_t.callback is a function pointer: PB_BUFFER_ONLY is not in effect");
+
+/* The stream layouts the Swift runtime builds and reads (errmsg present: PB_NO_ERRMSG is off). */
+_Static_assert(offsetof(pb_istream_t, bytes_left) == 2 * sizeof(void *), "pb_istream_t layout");
+_Static_assert(offsetof(pb_istream_t, errmsg) == 3 * sizeof(void *), "pb_istream_t.errmsg offset");
+_Static_assert(sizeof(pb_istream_t) == 4 * sizeof(void *), "pb_istream_t size");
+_Static_assert(offsetof(pb_ostream_t, bytes_written) == 3 * sizeof(void *), "pb_ostream_t layout");
+_Static_assert(offsetof(pb_ostream_t, errmsg) == 4 * sizeof(void *), "pb_ostream_t.errmsg offset");
+_Static_assert(sizeof(pb_ostream_t) == 5 * sizeof(void *), "pb_ostream_t size");
