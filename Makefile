@@ -11,6 +11,13 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
+# The main job (README): build the bundled schema's descriptor set with protoc and cross-check the
+# oracle against protoc on every exemplar; prints a per-file summary table, exits non-zero on any
+# disagreement. Options: make run ORACLE_ARGS="--random 1000 --seed 7".
+.PHONY: run
+run: setup
+	$(SWIFT) run -c release wireproof oracle-check --proto-dir Protos $(ORACLE_ARGS)
+
 # --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
 # `make proto` turns PROTO_DIR's .proto files into a C target (nanopb, every field FT_POINTER) in C_OUT
 # and Swift facades in SWIFT_OUT. Point it at your own tree:

@@ -1,0 +1,116 @@
+import ProtoOracle
+import ProtoSchema
+import Testing
+
+/// The exemplar rules documented in Sources/ProtoOracle/Exemplars.swift.
+@Suite struct ExemplarTests {
+    @Test func fullExemplarFollowsTheValueRules() async throws {
+        let set = try await Fixtures.foreign()
+        let schema = try #require(set.message("foreign.three.AllScalars"))
+        let message = Exemplars(schemas: set).full(for: schema)
+        #expect(message["f_int32"] == .int32(5))
+        #expect(message["f_sint32"] == .int32(-17))
+        #expect(message["f_sfixed64"] == .int64(-16))
+        #expect(message["f_uint64"] == .uint64(4))
+        #expect(message["f_float"] == .float(2.5))
+        #expect(message["f_double"] == .double(1.25))
+        #expect(message["f_bool"] == .bool(true))
+        #expect(message["f_string"] == .text("f_string"))
+        #expect(message["f_bytes"] == .bytes(Array("f_bytes".utf8)))
+        #expect(message["f_enum"] == .enumValue(1))  // first non-zero: MOOD_HAPPY
+        #expect(message["o_int32"] == .int32(21))
+        #expect(message.presentFieldNumbers.count == schema.fields.count)
+    }
+
+    @Test func repeatedFieldsGetTwoElementsAndMapsOneEntry() async throws {
+        let set = try await Fixtures.foreign()
+        let exemplars = Exemplars(schemas: set)
+        let repeats = exemplars.full(for: try #require(set.message("foreign.three.Repeats")))
+        #expect(repeats.repeated(named: "r_int32") == [.int32(5), .int32(6)])
+        #expect(repeats.repeated(named: "r_string") == [.text("r_string"), .text("r_string_2")])
+        #expect(repeats.repeated(named: "r_bool") == [.bool(true), .bool(false)])
+        #expect(repeats.repeated(named: "r_enum") == [.enumValue(1), .enumValue(0)])
+        #expect(repeats.repeated(named: "messages").count == 2)
+        let maps = exemplars.full(for: try #require(set.message("foreign.three.Maps")))
+        #expect(maps.map(named: "by_int32") == ProtoMap([(.int32(1), .text("by_int32"))]))
+        #expect(maps.map(named: "by_bool").keys == [.bool(true)])
+        #expect(maps.map(named: "by_sint32") == ProtoMap([(.int32(-5), .float(5.5))]))
+    }
+
+    @Test func oneofGetsItsFirstMemberAndOneVariantPerMember() async throws {
+        let set = try await Fixtures.foreign()
+        let schema = try #require(set.message("foreign.three.Tree"))
+        let exemplars = Exemplars(schemas: set)
+        let full = exemplars.full(for: schema)
+        #expect(full.has(named: "number") && !full.has(named: "text") && full.has(named: "weight"))
+        let names = exemplars.oneofVariants(for: schema).map(\.name)
+        #expect(names == [
+            "foreign.three.Tree#payload=number", "foreign.three.Tree#payload=text", "foreign.three.Tree#payload=forest",
+            "foreign.three.Tree#payload=at", "foreign.three.Tree#payload=mood", "foreign.three.Tree#payload=blob",
+            "foreign.three.Tree#second=weight", "foreign.three.Tree#second=scalars",
+        ])
+        for variant in exemplars.oneofVariants(for: schema) {
+            let member = String(variant.name.split(separator: "=").last ?? "")
+            #expect(variant.message.has(named: member), "\(variant.name)")
+        }
+    }
+
+    @Test func recursionIsCutByLeavingTheFieldUnset() async throws {
+        let set = try await Fixtures.foreign()
+        let tree = Exemplars(schemas: set).full(for: try #require(set.message("foreign.three.Tree")))
+        #expect(!tree.has(named: "parent"))  // Tree is on the path
+        #expect(!tree.has(named: "children"))
+        let leaf = try #require(tree["leaf"]?.messageValue)
+        let cell = try #require(leaf["vein"]?.messageValue?["cell"]?.messageValue)
+        #expect(cell["id"] == .int32(-1))
+        #expect(!cell.has(named: "back"))
+    }
+
+    @Test func proto2ExemplarsAreInitialized() async throws {
+        let set = try await Fixtures.foreign()
+        for exemplar in Exemplars(schemas: set).all() where exemplar.message.schema.syntax == .proto2 {
+            #expect(exemplar.message.isInitialized, "\(exemplar.name): \(exemplar.message.missingRequiredFields)")
+        }
+    }
+
+    @Test func edgeExemplarsCarryTheEdgeValues() async throws {
+        let set = try await Fixtures.foreign()
+        let schema = try #require(set.message("foreign.three.AllScalars"))
+        let edges = Dictionary(uniqueKeysWithValues: Exemplars(schemas: set).edges(for: schema).map { ($0.name, $0.message) })
+        let prefix = "foreign.three.AllScalars!"
+        #expect(Set(edges.keys) == Set(EdgeKind.allCases.map { prefix + $0.rawValue }))
+        #expect(edges[prefix + "min"]?["f_int64"] == .int64(.min))
+        #expect(edges[prefix + "max"]?["f_uint32"] == .uint32(.max))
+        #expect(edges[prefix + "max"]?["f_enum"] == .enumValue(1_000_000))
+        #expect(edges[prefix + "min"]?["f_enum"] == .enumValue(-3))
+        #expect(edges[prefix + "negative"]?["f_int32"] == .int32(-1))
+        #expect(edges[prefix + "nan"]?["f_double"] == .double(.nan))
+        #expect(edges[prefix + "negativeZero"]?["f_float"] == .float(-0.0))
+        #expect(edges[prefix + "infinity"]?["f_double"] == .double(.infinity))
+        #expect(edges[prefix + "nonASCII"]?["f_string"] == .text("ü€😀"))
+        #expect(edges[prefix + "emptyString"]?["o_string"] == .text(""))
+        #expect(edges[prefix + "largeBytes"]?["f_bytes"] == .bytes((0..<100_000).map { UInt8($0 % 251) }))
+        #expect(edges[prefix + "nanPayload"]?.isTextExact == false)
+        #expect(edges[prefix + "nan"]?.isTextExact == true)
+    }
+
+    @Test func edgeExemplarsAreOnlyMadeWhenTheEdgeApplies() async throws {
+        let set = try await Fixtures.foreign()
+        let shared = try #require(set.message("foreign.shared.Shared"))  // string + int64: no float edges
+        let names = Exemplars(schemas: set).edges(for: shared).map(\.name)
+        #expect(names == ["min", "max", "negative", "emptyString", "nonASCII"].map { "foreign.shared.Shared!\($0)" })
+        #expect(Exemplars(schemas: set).edges(for: try #require(set.message("foreign.three.Empty"))).isEmpty)
+    }
+
+    @Test func exemplarNamesAreUniqueAndStable() async throws {
+        let set = try await Fixtures.foreign()
+        let first = Exemplars(schemas: set).all()
+        let second = Exemplars(schemas: set).all()
+        #expect(Set(first.map(\.name)).count == first.count)
+        #expect(first.map(\.name) == second.map(\.name))
+        #expect(first.map { $0.message.serializedBytes() } == second.map { $0.message.serializedBytes() })
+        // Every message except map entries has a full exemplar, named by its full name.
+        let messageNames = set.messages.filter { !$0.isMapEntry }.map(\.fullName)
+        #expect(Set(messageNames).isSubset(of: Set(first.map(\.name))))
+    }
+}
