@@ -1,0 +1,354 @@
+// Field accessor primitives: the only code that reads or writes a nanopb struct's pointer fields.
+// Generated facades call these (through `@_spi(NanopbFacade) import NanopbRuntime`); ordinary
+// clients never see them.
+//
+// Layout, with every field FT_POINTER (see nanopb's pb_decode.c, decode_pointer_field and
+// pb_release_single_field): a singular field is a pointer to one malloc'd value (NULL = absent); a
+// string is a malloc'd NUL-terminated `char *`; bytes are one malloc'd `pb_bytes_array_t` (size
+// header then data); a repeated field is `_count` plus one malloc'd array of elements, whose string
+// and bytes elements are themselves malloc'd; a submessage is a malloc'd struct. pb_release frees
+// all of it with free(), so every allocation here uses malloc/calloc, and every replaced
+// allocation is freed exactly once, after its replacement exists (a failed allocation leaves the
+// field unchanged and is reported, never a crash).
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CNanopb
+
+@_spi(NanopbFacade) public enum NanopbField {
+    // MARK: Reading
+
+    /// A singular scalar (integer, float, bool); `absent` when the field is not set.
+    public static func scalar<T>(_ field: UnsafeMutablePointer<T>?, _ absent: T) -> T {
+        // SAFETY: a non-null scalar field points to one initialised T (decoder or `storing`).
+        field?.pointee ?? absent
+    }
+
+    /// A singular enum, as the facade's open enum struct (unknown numbers survive).
+    public static func enumeration<C, E: RawRepresentable>(_ field: UnsafeMutablePointer<C>?, _ absent: E) -> E
+    where E.RawValue == Int32 {
+        guard let field else { return absent }
+        return E(rawValue: loadEnum(UnsafeRawPointer(field), size: MemoryLayout<C>.size)) ?? absent
+    }
+
+    /// A singular string. Invalid UTF-8 is repaired in the returned String; the stored bytes are
+    /// untouched. An embedded NUL (possible only in decoded input) ends the string, as in C.
+    public static func string(_ field: UnsafeMutablePointer<CChar>?, _ absent: String) -> String {
+        // SAFETY: both writers (nanopb's pb_dec_string and `storing(string:)`) NUL-terminate.
+        guard let field else { return absent }
+        return String(cString: field)
+    }
+
+    /// A singular bytes field.
+    public static func bytes(_ field: UnsafeMutablePointer<pb_bytes_array_t>?, _ absent: [UInt8]) -> [UInt8] {
+        guard let field else { return absent }
+        // SAFETY: the allocation is PB_BYTES_ARRAY_T_ALLOCSIZE(size): the header then `size` bytes,
+        // as both pb_dec_bytes and `storing(bytes:)` allocate it.
+        return [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(field) + bytesOffset, count: Int(field.pointee.size)))
+    }
+
+    /// A repeated scalar field.
+    public static func array<T>(_ elements: UnsafeMutablePointer<T>?, _ count: pb_size_t) -> [T] {
+        // SAFETY: `elements` is one allocation of at least `count` initialised values; the decoder
+        // and the setters update the pointer and `_count` together.
+        Array(buffer(elements, count))
+    }
+
+    /// A repeated enum field.
+    public static func enumerations<C, E: RawRepresentable>(_ elements: UnsafeMutablePointer<C>?, _ count: pb_size_t) -> [E]
+    where E.RawValue == Int32 {
+        let slots = buffer(elements, count)
+        return slots.indices.compactMap { index in
+            // SAFETY: `index` is within the `count` elements `slots` covers.
+            E(rawValue: loadEnum(UnsafeRawPointer(slots.baseAddress! + index), size: MemoryLayout<C>.size))
+        }
+    }
+
+    /// A repeated string field.
+    public static func strings(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: pb_size_t) -> [String] {
+        buffer(elements, count).map { string($0, "") }
+    }
+
+    /// A repeated bytes field.
+    public static func byteArrays(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<pb_bytes_array_t>?>?, _ count: pb_size_t) -> [[UInt8]] {
+        buffer(elements, count).map { bytes($0, []) }
+    }
+
+    /// The entries of a map field (a repeated entry message), for the facade to read key and value.
+    public static func entries<E>(_ elements: UnsafeMutablePointer<E>?, _ count: pb_size_t) -> UnsafeMutableBufferPointer<E> {
+        buffer(elements, count)
+    }
+
+    /// A deep, owning copy of a submessage: what builder getters return, because a view into a
+    /// builder's storage would dangle once a later setter replaced the field.
+    public static func copy<T: NanopbStorage>(_ field: UnsafeMutablePointer<T>?) -> NanopbMsg<T> {
+        guard let field else { return NanopbMsg<T>() }
+        let box = NanopbBox(emptyOf: T.self)
+        if let error = NanopbWire.copy(from: field, into: box.typed(T.self)) {
+            NanopbDiagnostics.report("copy of \(T._swiftName)", error)
+        }
+        return NanopbMsg(box: box)
+    }
+
+    /// Deep copies of a repeated message field (builder getters).
+    public static func copies<T: NanopbStorage>(_ elements: UnsafeMutablePointer<T>?, _ count: pb_size_t) -> [NanopbMsg<T>] {
+        let slots = buffer(elements, count)
+        return slots.indices.map { copy(slots.baseAddress! + $0) }
+    }
+
+    // MARK: Writing (builders only)
+
+    /// Stores a scalar, reusing the existing allocation. With `omitting` set (fields without
+    /// presence, proto3 implicit), storing that value clears the field, so it is not encoded.
+    public static func storing<T: Equatable>(_ value: T, replacing old: UnsafeMutablePointer<T>?, omitting: T?) -> UnsafeMutablePointer<T>? {
+        if let omitting, value == omitting {
+            release(old)
+            return nil
+        }
+        // SAFETY: `old` is this field's own allocation of one T (see `scalar`).
+        if let old { old.pointee = value; return old }
+        guard let fresh = allocate(T.self, count: 1) else { return nil }
+        fresh.initialize(to: value)
+        return fresh
+    }
+
+    /// Stores an enum's raw number into the C enum slot (open: any Int32 is kept).
+    public static func storing<C, E: RawRepresentable & Equatable>(
+        enumeration value: E, replacing old: UnsafeMutablePointer<C>?, omitting: E?
+    ) -> UnsafeMutablePointer<C>? where E.RawValue == Int32 {
+        if let omitting, value == omitting {
+            release(old)
+            return nil
+        }
+        guard let slot = old ?? allocate(C.self, count: 1) else { return nil }
+        storeEnum(value.rawValue, UnsafeMutableRawPointer(slot), size: MemoryLayout<C>.size)
+        return slot
+    }
+
+    /// Stores a string as a malloc'd C string; with `omitEmpty`, "" clears the field.
+    public static func storing(string value: String, replacing old: UnsafeMutablePointer<CChar>?, omitEmpty: Bool) -> UnsafeMutablePointer<CChar>? {
+        if omitEmpty && value.isEmpty {
+            release(old)
+            return nil
+        }
+        guard let fresh = cString(value) else { return old }
+        release(old)
+        return fresh
+    }
+
+    /// Stores bytes as a malloc'd `pb_bytes_array_t`; with `omitEmpty`, [] clears the field.
+    public static func storing(bytes value: [UInt8], replacing old: UnsafeMutablePointer<pb_bytes_array_t>?, omitEmpty: Bool) -> UnsafeMutablePointer<pb_bytes_array_t>? {
+        if omitEmpty && value.isEmpty {
+            release(old)
+            return nil
+        }
+        guard let fresh = bytesArray(value) else { return old }
+        release(old)
+        return fresh
+    }
+
+    /// Stores a deep copy of `value` (the copy crosses into this builder's tree by round trip).
+    public static func storing<T: NanopbStorage>(message value: NanopbMsg<T>, replacing old: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T>? {
+        guard let fresh = allocate(T.self, count: 1) else { return old }
+        if let error = NanopbWire.copy(from: value._pointer, into: fresh) {
+            free(fresh)
+            NanopbDiagnostics.report("setting a \(T._swiftName) field", error)
+            return old
+        }
+        release(message: old)
+        return fresh
+    }
+
+    /// Replaces a repeated scalar field; returns the new pointer and count.
+    public static func storing<T>(array values: [T], replacing old: UnsafeMutablePointer<T>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<T>?, pb_size_t) {
+        replacingArray(of: T.self, count: values.count, old: old, oldCount: oldCount, release: { p, _ in release(p) }) { slots in
+            _ = slots.initialize(from: values)
+            return true
+        }
+    }
+
+    /// Replaces a repeated enum field.
+    public static func storing<C, E: RawRepresentable>(enumerations values: [E], replacing old: UnsafeMutablePointer<C>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<C>?, pb_size_t)
+    where E.RawValue == Int32 {
+        replacingArray(of: C.self, count: values.count, old: old, oldCount: oldCount, release: { p, _ in release(p) }) { slots in
+            for (index, value) in values.enumerated() {
+                // SAFETY: `index` < count, the number of zeroed elements `slots` holds.
+                storeEnum(value.rawValue, UnsafeMutableRawPointer(slots.baseAddress! + index), size: MemoryLayout<C>.size)
+            }
+            return true
+        }
+    }
+
+    /// Replaces a repeated string field.
+    public static func storing(strings values: [String], replacing old: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, pb_size_t) {
+        replacingArray(of: UnsafeMutablePointer<CChar>?.self, count: values.count, old: old, oldCount: oldCount, release: releaseEach) { slots in
+            for (index, value) in values.enumerated() {
+                guard let copy = cString(value) else { return false }
+                slots[index] = copy
+            }
+            return true
+        }
+    }
+
+    /// Replaces a repeated bytes field.
+    public static func storing(byteArrays values: [[UInt8]], replacing old: UnsafeMutablePointer<UnsafeMutablePointer<pb_bytes_array_t>?>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<UnsafeMutablePointer<pb_bytes_array_t>?>?, pb_size_t) {
+        replacingArray(of: UnsafeMutablePointer<pb_bytes_array_t>?.self, count: values.count, old: old, oldCount: oldCount, release: releaseEach) { slots in
+            for (index, value) in values.enumerated() {
+                guard let copy = bytesArray(value) else { return false }
+                slots[index] = copy
+            }
+            return true
+        }
+    }
+
+    /// Replaces a repeated message field with deep copies of `values`.
+    public static func storing<T: NanopbStorage>(messages values: [NanopbMsg<T>], replacing old: UnsafeMutablePointer<T>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<T>?, pb_size_t) {
+        storing(entries: values.count, descriptor: T._descriptor, replacing: old, count: oldCount) { index, slot in
+            if let error = NanopbWire.copy(from: values[index]._pointer, into: slot) {
+                NanopbDiagnostics.report("setting a repeated \(T._swiftName) field", error)
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Replaces a map field (a repeated entry message, released with `descriptor`). `fill` writes
+    /// the key and value of each zeroed entry and returns false on failure, which keeps the old map.
+    public static func storing<E>(
+        entries count: Int, descriptor: pb_msgdesc_t, replacing old: UnsafeMutablePointer<E>?, count oldCount: pb_size_t,
+        fill: (Int, UnsafeMutablePointer<E>) -> Bool
+    ) -> (UnsafeMutablePointer<E>?, pb_size_t) {
+        let release: (UnsafeMutablePointer<E>?, pb_size_t) -> Void = { elements, count in
+            releaseStructs(elements, count, descriptor)
+        }
+        return replacingArray(of: E.self, count: count, old: old, oldCount: oldCount, release: release) { slots in
+            for index in slots.indices where !fill(index, slots.baseAddress! + index) { return false }
+            return true
+        }
+    }
+
+    /// Frees a scalar, string or bytes field (or any plain malloc'd pointer field).
+    public static func release<T>(_ field: UnsafeMutablePointer<T>?) {
+        free(field)
+    }
+
+    /// Releases a submessage's tree with its own descriptor, then frees it.
+    public static func release<T: NanopbStorage>(message field: UnsafeMutablePointer<T>?) {
+        guard let field else { return }
+        var descriptor = T._descriptor
+        // SAFETY: `field` is a malloc'd struct of T's message type owned by this tree.
+        wp_pb_release(&descriptor, field)
+        free(field)
+    }
+
+    // MARK: Internals
+
+    /// Offset of the data in a `pb_bytes_array_t` (C's offsetof(pb_bytes_array_t, bytes)).
+    static let bytesOffset = MemoryLayout<pb_bytes_array_t>.offset(of: \pb_bytes_array_t.bytes)!
+
+    static func buffer<T>(_ elements: UnsafeMutablePointer<T>?, _ count: pb_size_t) -> UnsafeMutableBufferPointer<T> {
+        guard let elements, count > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        // SAFETY: repeated fields keep `count` initialised elements at `elements` (decoder and setters).
+        return UnsafeMutableBufferPointer(start: elements, count: Int(count))
+    }
+
+    /// calloc'd (zeroed) storage for `count` values; nil (reported) on failure.
+    static func allocate<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
+        guard let memory = calloc(Swift.max(count, 1), MemoryLayout<T>.stride) else {
+            NanopbDiagnostics.report("allocating \(count) x \(MemoryLayout<T>.stride) bytes", "out of memory")
+            return nil
+        }
+        // SAFETY: fresh, zeroed, suitably aligned (malloc alignment covers every C field type);
+        // zero is a valid bit pattern for every nanopb field type (NULL, 0, false).
+        return memory.bindMemory(to: T.self, capacity: Swift.max(count, 1))
+    }
+
+    /// Allocates and fills the replacement first; frees the old array only once the new one is
+    /// complete, so a failure anywhere leaves the field exactly as it was.
+    static func replacingArray<T>(
+        of _: T.Type, count: Int, old: UnsafeMutablePointer<T>?, oldCount: pb_size_t,
+        release: (UnsafeMutablePointer<T>?, pb_size_t) -> Void,
+        fill: (UnsafeMutableBufferPointer<T>) -> Bool
+    ) -> (UnsafeMutablePointer<T>?, pb_size_t) {
+        guard count <= Int(pb_size_t.max) else {
+            NanopbDiagnostics.report("setting a repeated field", "\(count) elements exceed pb_size_t")
+            return (old, oldCount)
+        }
+        if count == 0 {
+            release(old, oldCount)
+            return (nil, 0)
+        }
+        guard let fresh = allocate(T.self, count: count) else { return (old, oldCount) }
+        let slots = UnsafeMutableBufferPointer(start: fresh, count: count)
+        guard fill(slots) else {
+            release(fresh, pb_size_t(count))  // zeroed slots release as absent
+            return (old, oldCount)
+        }
+        release(old, oldCount)
+        return (fresh, pb_size_t(count))
+    }
+
+    /// Frees each element of a repeated string/bytes field, then the array.
+    static func releaseEach<T>(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, _ count: pb_size_t) {
+        // SAFETY: each non-null element is its own malloc'd string/bytes, owned by this array only.
+        for element in buffer(elements, count) { free(element) }
+        free(elements)
+    }
+
+    /// Releases each struct of a repeated message field with `descriptor`, then the array.
+    static func releaseStructs<E>(_ elements: UnsafeMutablePointer<E>?, _ count: pb_size_t, _ descriptor: pb_msgdesc_t) {
+        var descriptor = descriptor
+        // SAFETY: each element is a struct of the descriptor's type inside this array.
+        let slots = buffer(elements, count)
+        for index in slots.indices { wp_pb_release(&descriptor, slots.baseAddress! + index) }
+        free(elements)
+    }
+
+    static func cString(_ value: String) -> UnsafeMutablePointer<CChar>? {
+        var value = value
+        return value.withUTF8 { utf8 in
+            guard let memory = allocate(CChar.self, count: utf8.count + 1) else { return nil }
+            // SAFETY: `memory` holds utf8.count + 1 bytes: the UTF-8 then the NUL calloc left.
+            if let base = utf8.baseAddress { memcpy(memory, base, utf8.count) }
+            return memory
+        }
+    }
+
+    static func bytesArray(_ value: [UInt8]) -> UnsafeMutablePointer<pb_bytes_array_t>? {
+        guard value.count <= Int(pb_size_t.max),
+              let memory = allocate(UInt8.self, count: bytesOffset + value.count) else { return nil }
+        // SAFETY: `memory` holds the header plus value.count bytes (PB_BYTES_ARRAY_T_ALLOCSIZE).
+        let array = UnsafeMutableRawPointer(memory).bindMemory(to: pb_bytes_array_t.self, capacity: 1)
+        array.pointee.size = pb_size_t(value.count)
+        value.withUnsafeBytes { source in
+            if let base = source.baseAddress { memcpy(UnsafeMutableRawPointer(memory) + bytesOffset, base, value.count) }
+        }
+        return array
+    }
+
+    /// Reads a C enum slot as Int32. Protobuf enum values fit in int32, so the C enum is int-sized
+    /// on every ABI this runs on; other sizes are handled rather than assumed away.
+    static func loadEnum(_ slot: UnsafeRawPointer, size: Int) -> Int32 {
+        // SAFETY: `slot` is a live enum field or element of `size` bytes (MemoryLayout of the C
+        // enum), written by nanopb's decoder (as an integer of that size) or by `storeEnum`.
+        switch size {
+        case 1: return Int32(slot.load(as: Int8.self))
+        case 2: return Int32(slot.load(as: Int16.self))
+        case 8: return Int32(truncatingIfNeeded: slot.load(as: Int64.self))
+        default: return slot.load(as: Int32.self)
+        }
+    }
+
+    static func storeEnum(_ value: Int32, _ slot: UnsafeMutableRawPointer, size: Int) {
+        // SAFETY: `slot` is this builder's own allocation of at least `size` bytes.
+        switch size {
+        case 1: slot.storeBytes(of: Int8(truncatingIfNeeded: value), as: Int8.self)
+        case 2: slot.storeBytes(of: Int16(truncatingIfNeeded: value), as: Int16.self)
+        case 8: slot.storeBytes(of: Int64(value), as: Int64.self)
+        default: slot.storeBytes(of: value, as: Int32.self)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+// protogen's facade generator: names, namespaces, refusals, pruning, determinism, the builder
+// invariant, and that the committed bundled facades are what the generator makes today.
+
+import Foundation
+import Testing
+@testable import ProtoGenKit
+import ProtoSchema
+
+/// Runs the real protoc on test-written sources and loads the descriptor set.
+func compileSchema(_ files: [String: String]) throws -> SchemaSet {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("protogen-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (path, text) in files {
+        let url = dir.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    let out = dir.appendingPathComponent("set.pb").path
+    try run("/usr/bin/protoc", ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out)"] + files.keys.sorted(), in: dir)
+    return try SchemaSet(contentsOf: out)
+}
+
+func run(_ tool: String, _ arguments: [String], in dir: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.currentDirectoryURL = dir
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    if process.terminationStatus != 0 { throw GeneratorError.io(path: tool, reason: "exit \(process.terminationStatus)") }
+}
+
+func generate(_ files: [String: String], selection: TypeSelection = .all) throws -> String {
+    try ProtoGen.facades(schema: compileSchema(files), cModule: "CMod", selection: selection)
+        .map(\.contents).joined()
+}
+
+@Suite struct GeneratorTests {
+    // proto2: proto3 itself rejects fields whose JSON names collide (foo_bar / fooBar).
+    static let naming = """
+        syntax = "proto2";
+        package my_pkg.sub2;
+        message Outer {
+          message Inner { optional int32 x = 1; }
+          enum Kind { KIND_UNSPECIFIED = 0; KIND_FAST = 1; SLOW = 2; }
+          optional int32 foo_bar = 1;
+          optional int32 fooBar = 2;
+          optional string class = 3;
+          optional string self = 4;
+          optional int32 x = 5;
+          optional int32 has_x = 6;
+          optional string user_url_id = 7;
+          optional int32 FIELD_NAME11 = 8;
+          optional int32 field0name5 = 9;
+          optional int32 field_0_name6 = 10;
+          optional string description = 11;
+          oneof choice { Inner inner = 12; Kind kind = 13; }
+          map<string, Inner> by_name = 14;
+        }
+        """
+
+    @Test func namesFollowProtocGenSwiftAndResolveCollisionsDeterministically() throws {
+        let text = try generate(["a.proto": Self.naming])
+        #expect(text.contains("public typealias MyPkg_Sub2_Outer = NanopbMsg<my_pkg_sub2_Outer>"))
+        #expect(text.contains("public typealias MyPkg_Sub2_Outer_Inner = NanopbMsg<my_pkg_sub2_Outer_Inner>"))
+        #expect(text.contains("public struct MyPkg_Sub2_Outer_Kind: RawRepresentable, Hashable, Sendable"))
+        #expect(text.contains("public static let unspecified = MyPkg_Sub2_Outer_Kind(rawValue: 0)"))
+        #expect(text.contains("public static let fast = MyPkg_Sub2_Outer_Kind(rawValue: 1)"))
+        #expect(text.contains("public static let slow = MyPkg_Sub2_Outer_Kind(rawValue: 2)"))
+        #expect(text.contains("public var fooBar: Int32"))
+        #expect(text.contains("public var fooBar_2: Int32"))
+        #expect(text.contains("public var `class`: String { NanopbField.string(_pointer.pointee.`class`, \"\") }"))
+        #expect(text.contains("public var self_p: String { NanopbField.string(_pointer.pointee.`self`, \"\") }"))
+        #expect(text.contains("public var hasX: Int32"), "the field has_x keeps its name")
+        #expect(text.contains("public var hasX_5: Bool"), "x's presence accessor yields")
+        #expect(text.contains("public var userURLID: String"))
+        #expect(text.contains("public var fieldName11: Int32"))
+        #expect(text.contains("public var field0Name5: Int32"))
+        #expect(text.contains("public var field0Name6: Int32"))
+        #expect(text.contains("public var description_p: String"))
+        #expect(text.contains("public enum MyPkg_Sub2_Outer_OneOf_Choice: Hashable, Sendable"))
+        #expect(text.contains("public var choice: MyPkg_Sub2_Outer_OneOf_Choice?"))
+        #expect(text.contains("public var byName: [String: MyPkg_Sub2_Outer_Inner]"))
+        #expect(try generate(["a.proto": Self.naming]) == text, "output must be deterministic")
+    }
+
+    @Test func swiftPrefixOptionReplacesThePackagePrefix() throws {
+        let text = try generate(["p.proto": "syntax = \"proto3\"; package a.b; option swift_prefix = \"XY\"; message M { int32 v = 1; }"])
+        #expect(text.contains("public typealias XYM = NanopbMsg<a_b_M>"))
+    }
+
+    @Test func aMessageHoldingOnlyNestedTypesBecomesANamespace() throws {
+        let text = try generate(["n.proto": """
+            syntax = "proto3"; package n;
+            message Holder { message Inner { int32 v = 1; } enum Mode { MODE_A = 0; } }
+            message Empty {}
+            message User { Empty e = 1; }
+            """])
+        #expect(text.contains("public enum N_Holder {"))
+        #expect(text.contains("public typealias Inner = N_Holder_Inner"))
+        #expect(text.contains("public typealias Mode = N_Holder_Mode"))
+        #expect(text.contains("public typealias N_Holder_Inner = NanopbMsg<n_Holder_Inner>"))
+        #expect(!text.contains("NanopbMsg<n_Holder>"))
+        #expect(text.contains("public typealias N_Empty = NanopbMsg<n_Empty>"), "a field-less message used as a field type stays a message")
+    }
+
+    @Test func groupsAreRefusedNamingTheFileAndField() {
+        #expect(throws: GeneratorError.unsupported(file: "g.proto", element: "g.M.result",
+                                                   reason: "groups are not supported by nanopb's pointer fields or the facades")) {
+            try generate(["g.proto": "syntax = \"proto2\"; package g; message M { optional group Result = 1 { optional int32 v = 2; } }"])
+        }
+    }
+
+    @Test func extensionsAreRefused() {
+        #expect(throws: GeneratorError.self) {
+            try generate(["e.proto": "syntax = \"proto2\"; package e; message M { extensions 10 to 20; } extend M { optional int32 x = 10; }"])
+        }
+    }
+
+    @Test func pruningKeepsSpelledTypesAndEverythingTheyNeed() throws {
+        let proto = """
+            syntax = "proto3"; package q;
+            enum Unused { UNUSED_A = 0; }
+            enum Color { COLOR_A = 0; }
+            message Leaf { Color c = 1; }
+            message Root { map<string, Leaf> leaves = 1; }
+            message Other { int32 v = 1; }
+            message Holder { message Inner { int32 v = 1; } }
+            """
+        var identifiers: Set<String> = []
+        SourceScanner.scan("let r = Q_Root.with { _ in }; let i: Q_Holder.Inner? = nil", into: &identifiers)
+        let text = try generate(["q.proto": proto], selection: .spelled(identifiers))
+        #expect(text.contains("typealias Q_Root ="))
+        #expect(text.contains("typealias Q_Leaf ="))
+        #expect(text.contains("struct Q_Color:"))
+        #expect(text.contains("typealias Q_Holder_Inner ="))
+        #expect(text.contains("public enum Q_Holder {"))
+        #expect(!text.contains("Q_Other") && !text.contains("Q_Unused"))
+    }
+
+    @Test func settersOutsideABuilderExtensionFailTheInvariant() {
+        let bad = GeneratedFile(name: "x.pb.swift", contents: "extension A {\n    public var v: Int { get { 1 } set { } }\n}\n")
+        #expect(throws: GeneratorError.invariant(file: "x.pb.swift", line: 2, reason: "`set {` outside an `extension X.Builder` block")) {
+            try BuilderInvariant.verify(bad)
+        }
+        let good = GeneratedFile(name: "y.pb.swift", contents: "extension A.Builder {\n    public var v: Int { get { 1 } set { } }\n}\n")
+        #expect(throws: Never.self) { try BuilderInvariant.verify(good) }
+    }
+
+    @Test func commandLineRequiresExactlyOneSelectionMode() {
+        #expect(throws: GeneratorError.self) {
+            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o"])
+        }
+        let options = try? ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o",
+                                           "--prune-sources", "S1", "S2"])
+        #expect(options?.pruneSources == ["S1", "S2"])
+    }
+
+    @Test func theCommandPrunesWritesAndRemovesOnlyItsOwnStaleFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("protogen-run-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        for sub in ["protos/z", "src", "out"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try "syntax = \"proto3\"; package z; message Used { int32 v = 1; } message Unused { int32 v = 1; }"
+            .write(to: dir.appendingPathComponent("protos/z/z.proto"), atomically: true, encoding: .utf8)
+        try "let u = Z_Used()".write(to: dir.appendingPathComponent("src/App.swift"), atomically: true, encoding: .utf8)
+        try "// DO NOT EDIT. Generated by protogen from old.proto.\n"
+            .write(to: dir.appendingPathComponent("out/old.pb.swift"), atomically: true, encoding: .utf8)
+        try "// hand-written\n".write(to: dir.appendingPathComponent("out/mine.pb.swift"), atomically: true, encoding: .utf8)
+        let set = dir.appendingPathComponent("set.pb").path
+        try run("/usr/bin/protoc", ["-I.", "--include_imports", "--descriptor_set_out=\(set)", "z/z.proto"],
+                in: dir.appendingPathComponent("protos"))
+        let out = dir.appendingPathComponent("out").path
+        let arguments = ["facades", "--descriptor-set", set, "--c-module", "ZC", "--swift-out", out,
+                         "--prune-sources", dir.appendingPathComponent("src").path]
+        let report = try ProtoGen.run(arguments)
+        #expect(report == ["removed \(out)/old.pb.swift", "wrote \(out)/z_z.pb.swift"])
+        let text = try String(contentsOfFile: out + "/z_z.pb.swift", encoding: .utf8)
+        #expect(text.hasPrefix("// DO NOT EDIT. Generated by protogen from z/z.proto.\n// Regenerate with: make proto\n"))
+        #expect(text.contains("Z_Used") && !text.contains("Z_Unused"))
+        #expect(fm.fileExists(atPath: out + "/mine.pb.swift"), "files without protogen's header are not protogen's")
+        #expect(try ProtoGen.run(arguments) == [], "an unchanged schema rewrites nothing")
+    }
+
+    @Test func committedBundledFacadesMatchTheGenerator() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let protos = root.appendingPathComponent("Protos")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: protos.path).filter { $0.hasSuffix(".proto") }.sorted()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("protogen-bundled-\(UUID().uuidString).pb")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try run("/usr/bin/protoc", ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out.path)"] + files, in: protos)
+        let generated = try ProtoGen.facades(schema: SchemaSet(contentsOf: out.path), cModule: "BundledProtoC", selection: .all)
+        for file in generated {
+            let committed = try String(contentsOf: root.appendingPathComponent("Sources/BundledProto/\(file.name)"), encoding: .utf8)
+            #expect(committed == file.contents, "Sources/BundledProto/\(file.name) is stale: run `make proto`")
+        }
+    }
+}
