@@ -58,3 +58,8 @@ check-foreign: setup
 # The pb_* -> wp_pb_* rename list covers every symbol the nanopb runtime exports.
 check-nanopb-symbols: setup
 	@bash scripts/nanopb-symbols.sh --check
+
+# Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt.
+.PHONY: conformance
+conformance: setup
+	@bash scripts/conformance.sh
