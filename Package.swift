@@ -44,5 +44,10 @@ let package = Package(
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck"],
             exclude: ["Fixtures"]),
+        // Facades against the oracle where they deliberately differ (docs/deviations.md), and
+        // concatenation merge (NanopbMsg.stamping).
+        .testTarget(
+            name: "FacadeEdgeCaseTests",
+            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
     ]
 )
