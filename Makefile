@@ -26,21 +26,26 @@ run: setup
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
+# TEST_OUT: exemplar conformance inputs (`protogen exemplar-tests`); empty skips the step. It
+# defaults to Tests/ConformanceTests/Generated only for the bundled schema (PROTO_DIR, SWIFT_OUT and
+# PRUNE left alone), so generating your own schema never rewrites the package's tests.
 PROTO_DIR ?= Protos
 C_OUT ?= Sources/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
 SWIFT_OUT ?= Sources/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
+TEST_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Tests/ConformanceTests/Generated)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
 	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)")
+PROTO_TEST_ARGS = $(if $(strip $(TEST_OUT)),--test-out "$(TEST_OUT)")
 export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols
 proto: setup
-	@bash scripts/proto.sh $(PROTO_ARGS)
+	@bash scripts/proto.sh $(PROTO_ARGS) $(PROTO_TEST_ARGS)
 
 # The C half alone (protoc + nanopb), without the Swift facade generator.
 proto-c: setup

@@ -29,7 +29,7 @@ let package = Package(
         // wire API, field accessors (SPI `NanopbFacade`). See docs/shipped-layer.md.
         .target(name: "NanopbRuntime", dependencies: ["CNanopb"]),
         // Facade generator: library + thin `protogen` command (`make proto` calls it).
-        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema"]),
+        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "ProtoOracle"]),
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"]),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"]),
@@ -49,5 +49,10 @@ let package = Package(
         .testTarget(
             name: "FacadeEdgeCaseTests",
             dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
+        // Every oracle exemplar built through the facades (Generated/: `protogen exemplar-tests`,
+        // output of `make proto`) against the oracle: same bytes, stable round trip, same message.
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
     ]
 )

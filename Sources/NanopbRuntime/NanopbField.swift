@@ -103,8 +103,10 @@ import CNanopb
 
     /// Stores a scalar, reusing the existing allocation. With `omitting` set (fields without
     /// presence, proto3 implicit), storing that value clears the field, so it is not encoded.
+    /// The comparison is bitwise, not `==`: `-0.0 == 0` but -0.0 is not the default and must be
+    /// written (protobuf's proto3 rules; Google's runtimes and SwiftProtobuf compare bit patterns).
     public static func storing<T: Equatable>(_ value: T, replacing old: UnsafeMutablePointer<T>?, omitting: T?) -> UnsafeMutablePointer<T>? {
-        if let omitting, value == omitting {
+        if let omitting, sameBits(value, omitting) {
             release(old)
             return nil
         }
@@ -245,6 +247,12 @@ import CNanopb
     }
 
     // MARK: Internals
+
+    /// Bitwise equality of two scalars (integers, bools, floats: no padding bytes). Equal to `==`
+    /// except for floats, where it tells -0.0 from 0 and compares NaNs by payload.
+    static func sameBits<T>(_ a: T, _ b: T) -> Bool {
+        withUnsafeBytes(of: a) { left in withUnsafeBytes(of: b) { right in left.elementsEqual(right) } }
+    }
 
     /// Offset of the data in a `pb_bytes_array_t` (C's offsetof(pb_bytes_array_t, bytes)).
     static let bytesOffset = MemoryLayout<pb_bytes_array_t>.offset(of: \pb_bytes_array_t.bytes)!

@@ -9,16 +9,37 @@ public enum MapEntryOrder: Sendable, Hashable {
     case sortedByKey
 }
 
+/// How repeated scalar fields (numbers, bools, enums) are written.
+public enum RepeatedPacking: Sendable, Hashable {
+    /// As the schema declares (`FieldSchema.isPacked`): what Google's implementations write.
+    case asDeclared
+    /// Every packable repeated field packed, whatever `[packed = ...]` or the syntax says: what
+    /// nanopb writes (its encoder packs every packable array and ignores the option). Decoders
+    /// must accept both forms, so the meaning is the same; only the bytes differ.
+    case allPackable
+}
+
 /// Options of the binary encoder.
 public struct BinaryEncodingOptions: Sendable, Hashable {
     public var mapEntryOrder: MapEntryOrder = .insertion
-    public init(mapEntryOrder: MapEntryOrder = .insertion) { self.mapEntryOrder = mapEntryOrder }
+    public var packing: RepeatedPacking = .asDeclared
+
+    public init(mapEntryOrder: MapEntryOrder = .insertion, packing: RepeatedPacking = .asDeclared) {
+        self.mapEntryOrder = mapEntryOrder
+        self.packing = packing
+    }
+
+    /// The encoding nanopb writes for the same message: every packable repeated field packed, and
+    /// map entries in key order (the facades' builders store maps sorted by key). Comparing facade
+    /// bytes with the oracle under this profile isolates real disagreements from these two.
+    public static let nanopb = BinaryEncodingOptions(mapEntryOrder: .sortedByKey, packing: .allPackable)
 }
 
 extension DynamicMessage {
     /// The canonical encoding of the message, as Google's implementations write it: present known
-    /// fields in field-number order (packed where `FieldSchema.isPacked`), map entries with both
-    /// key and value always written, then unknown fields byte for byte.
+    /// fields in field-number order (packed where `FieldSchema.isPacked`; `options.packing` can
+    /// change that), map entries with both key and value always written, then unknown fields byte
+    /// for byte.
     public func serializedBytes(options: BinaryEncodingOptions = .init()) -> [UInt8] {
         BinaryEncoder(options: options).encode(self)
     }
@@ -44,6 +65,14 @@ struct BinaryEncoder {
         return out
     }
 
+    /// Whether a repeated field is written packed under `options.packing`.
+    private func isPacked(_ field: FieldSchema) -> Bool {
+        switch options.packing {
+        case .asDeclared: return field.isPacked
+        case .allPackable: return field.type.isPackable
+        }
+    }
+
     // MARK: Size pass
 
     func size(of message: DynamicMessage) -> Int {
@@ -62,7 +91,7 @@ struct BinaryEncoder {
         case let .single(value):
             return tag + valueSize(value, field)
         case let .repeated(values):
-            if field.isPacked {
+            if isPacked(field) {
                 let payload = values.reduce(0) { $0 + valueSize($1, field) }
                 return tag + Wire.varintSize(UInt64(payload)) + payload
             }
@@ -119,7 +148,7 @@ struct BinaryEncoder {
             Wire.appendTag(field.number, field.type.wireType, to: &out)
             writeValue(value, field, into: &out)
         case let .repeated(values):
-            if field.isPacked {
+            if isPacked(field) {
                 Wire.appendTag(field.number, .lengthDelimited, to: &out)
                 let payload = values.reduce(0) { $0 + valueSize($1, field) }
                 Wire.appendVarint(UInt64(payload), to: &out)
