@@ -68,3 +68,10 @@ check-nanopb-symbols: setup
 .PHONY: conformance
 conformance: setup
 	@bash scripts/conformance.sh
+
+# Size and speed figures of the shipped layer, measured side by side in one run (scripts/bench.sh):
+# runtime lines, facade bytes per message, binary contribution, facade vs oracle encode/decode.
+# Builds in .scratch/bench and /tmp/wp-bench; writes its summary into docs/measurements.md.
+.PHONY: bench
+bench: setup
+	@bash scripts/bench.sh

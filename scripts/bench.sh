@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# `make bench`: the shipped layer's figures, measured side by side in one run (DESIGN.md: benchmarks
+# are scripts that print ratios; tests never assert timings). Prints, with progress as it goes:
+#   1. lines of the fixed-cost runtime (Sources/NanopbRuntime);
+#   2. bytes of facade code per message on a dead-stripped release link;
+#   3. what the shipped layer (nanopb + generated C + NanopbRuntime + facades) adds to an executable
+#      that encodes and decodes a DataPacket, with a per-group breakdown;
+#   4. encode and decode time of the facades against the oracle (wall time, interleaved rounds,
+#      medians, ratios; plus callgrind instruction counts);
+# then a summary table, which it also writes into docs/measurements.md (between the
+# <!-- bench:begin --> / <!-- bench:end --> markers).
+#
+# How. Everything is built in a throwaway SwiftPM package (.scratch/bench/pkg, git-ignored) that
+# depends on this one by path, with build folders under $BENCH_TMP, so the package's own build is
+# untouched. Its executables (sources in Benchmarks/):
+#   SizeBaseline      trivial work, no protobuf
+#   SizePacket        builds, encodes, decodes a chat DataPacket through BundledProto (all types)
+#   SizePacketPruned  the same source against facades pruned to the types it spells
+#   SizeOne           uses every accessor of one message (Benchmarks/touch-gen.py), all types linked
+#   SizeOnePruned     the same source against facades pruned to that one message
+#   SizeAll           uses every accessor of every message
+#   CodecBench        facade vs oracle encode/decode timings
+# Each is built in two release configurations:
+#   default   `swift build -c release`: SwiftPM already links with --gc-sections, but Swift 6.3 on
+#             ELF puts every public symbol in llvm.used (sections flagged SHF_GNU_RETAIN), so public
+#             facade accessors are never stripped, and C targets get no per-function sections.
+#   stripped  full dead strip: also -Xswiftc -Xfrontend -Xswiftc -internalize-at-link (public
+#             symbols may be dropped: the executable is the whole link unit),
+#             -Xswiftc -Xfrontend -Xswiftc -function-sections (internalizing also drops the
+#             per-function sections the retain flag forced) and -Xcc -ffunction-sections
+#             -Xcc -fdata-sections (nanopb and the generated descriptors per symbol).
+# Sizes are of `strip`ped copies (`size`: text+data); the breakdown reads `nm -S` of the unstripped
+# binary (Benchmarks/bench-report.py explains the groups).
+#
+# Knobs (environment): BENCH_ROUNDS (101) and BENCH_BATCH_MS (4) for the wall-time rounds,
+# BENCH_CALLGRIND_ITERATIONS (300; 0 skips valgrind), BENCH_TMP (/tmp/wp-bench), BENCH_DOC
+# (docs/measurements.md; empty: do not write it), BENCH_CLEAN=1 (rebuild from nothing; needed after
+# changing build flags by hand: Swift skips rewriting an object whose IR did not change).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+ROUNDS=${BENCH_ROUNDS:-101}
+BATCH_MS=${BENCH_BATCH_MS:-4}
+CG_ITER=${BENCH_CALLGRIND_ITERATIONS:-300}
+TMP=${BENCH_TMP:-/tmp/wp-bench}
+DOC=${BENCH_DOC-docs/measurements.md}
+SWIFT=${SWIFT:-swift}
+py=/usr/bin/python3
+pkg=$root/.scratch/bench/pkg
+out=$TMP/out
+results=$out/results.json
+started=$(date +%s)
+
+progress() { printf '[bench %4ds] %s\n' $(( $(date +%s) - started )) "$*"; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+command="make bench"
+knobs=""
+[ "$ROUNDS" = 101 ] || knobs+=" BENCH_ROUNDS=$ROUNDS"
+[ "$BATCH_MS" = 4 ] || knobs+=" BENCH_BATCH_MS=$BATCH_MS"
+[ "$CG_ITER" = 300 ] || knobs+=" BENCH_CALLGRIND_ITERATIONS=$CG_ITER"
+[ -z "$knobs" ] || command="${knobs# } make bench"
+header="Measured $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?') (plus any uncommitted changes), \
+$($SWIFT --version 2>/dev/null | head -1 | sed 's/ (.*//'), $(nproc) cores (shared; load average $(cut -d' ' -f1 /proc/loadavg) at start)."
+echo "To reproduce: $command    (= bash scripts/bench.sh; about 2 minutes on 2 idle cores from nothing)"
+echo "$header"
+
+[ -f Sources/CNanopb/runtime/pb_decode.c ] || die "nanopb runtime missing: run 'make setup'"
+command -v valgrind >/dev/null || CG_ITER=0
+rm -rf "$out"; mkdir -p "$out" "$TMP"
+[ "${BENCH_CLEAN:-0}" = 1 ] && rm -rf "$TMP/build-default" "$TMP/build-stripped" "$TMP/protogen"
+
+# --- 1. Lines of the fixed-cost runtime ---------------------------------------------------------
+echo
+progress "1/5 lines of the fixed-cost runtime (Sources/NanopbRuntime/*.swift)"
+"$py" Benchmarks/bench-report.py lines "$results" Sources/NanopbRuntime/*.swift
+
+# --- 2. The scratch package ---------------------------------------------------------------------
+echo
+progress "2/5 writing the scratch package .scratch/bench/pkg (probes, pruned facades)"
+# Sources are staged in $out/src and copied only when they differ, so a rerun rebuilds only what changed.
+install() { mkdir -p "$(dirname "$2")"; cmp -s "$1" "$2" || cp "$1" "$2"; }
+src=$out/src
+for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
+one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
+all_count=$("$py" Benchmarks/touch-gen.py Sources/BundledProto BundledProto "$src/SizeAll.swift" --all)
+"$py" Benchmarks/touch-gen.py Sources/BundledProto BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
+sed 's/^import BundledProto$/import PrunedOne/' "$src/SizeOne.swift" > "$src/SizeOnePruned.swift"
+sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.swift > "$src/SizePacketPruned.swift"
+for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done
+# Pruned facades (and their C) for the two pruned probes, by the same `make proto` pipeline.
+for p in One Packet; do
+  SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --proto-dir Protos \
+    --c-out "$pkg/Sources/Pruned${p}C" --swift-out "$pkg/Sources/Pruned$p" --prune "$pkg/Sources/Size${p}Pruned" \
+    > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
+done
+one_count=$(cat "$pkg"/Sources/PrunedOne/*.swift | grep -c '^public typealias .* = NanopbMsg<')
+echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facades pruned to it: $one_count message(s)," \
+  "pruned to SizePacket: $(cat "$pkg"/Sources/PrunedPacket/*.swift | grep -c '^public typealias .* = NanopbMsg<')"
+protoc -IProtos -I/usr/include --include_imports --descriptor_set_out="$out/rtm.pb" \
+  $(cd Protos && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
+
+dep=$(realpath --relative-to="$pkg" "$root")
+id=$(basename "$root" | tr '[:upper:]' '[:lower:]')
+prod() { printf '.product(name: "%s", package: "%s")' "$1" "$id"; }
+cat > "$src/Package.swift" <<PKG
+// swift-tools-version:6.2
+// Written by scripts/bench.sh (make bench); a throwaway package, never committed.
+import PackageDescription
+
+let package = Package(
+    name: "WireproofBench",
+    dependencies: [.package(path: "$dep")],
+    targets: [
+        .target(name: "PrunedOneC", dependencies: [$(prod CNanopb)]),
+        .target(name: "PrunedOne", dependencies: ["PrunedOneC", $(prod NanopbRuntime)]),
+        .target(name: "PrunedPacketC", dependencies: [$(prod CNanopb)]),
+        .target(name: "PrunedPacket", dependencies: ["PrunedPacketC", $(prod NanopbRuntime)]),
+        .executableTarget(name: "SizeBaseline"),
+        .executableTarget(name: "SizePacket", dependencies: [$(prod BundledProto)]),
+        .executableTarget(name: "SizePacketPruned", dependencies: ["PrunedPacket"]),
+        .executableTarget(name: "SizeOne", dependencies: [$(prod BundledProto)]),
+        .executableTarget(name: "SizeOnePruned", dependencies: ["PrunedOne"]),
+        .executableTarget(name: "SizeAll", dependencies: [$(prod BundledProto)]),
+        .executableTarget(name: "CodecBench", dependencies: [$(prod BundledProto), $(prod ProtoOracle), $(prod ProtoSchema)]),
+    ]
+)
+PKG
+install "$src/Package.swift" "$pkg/Package.swift"
+
+# --- 3. Release builds --------------------------------------------------------------------------
+echo
+build() {  # CONFIG FLAGS...
+  local config=$1; shift
+  progress "3/5 swift build -c release ($config${*:+: $*})"
+  local t0; t0=$(date +%s)
+  # shellcheck disable=SC2068
+  if ! "$SWIFT" build -c release --package-path "$pkg" --scratch-path "$TMP/build-$config" $@ \
+       > "$out/build-$config.log" 2>&1; then
+    tail -40 "$out/build-$config.log"; die "release build ($config) failed; log: $out/build-$config.log"
+  fi
+  echo "  built in $(( $(date +%s) - t0 ))s"
+}
+build default
+build stripped -Xswiftc -Xfrontend -Xswiftc -internalize-at-link -Xswiftc -Xfrontend -Xswiftc -function-sections \
+  -Xcc -ffunction-sections -Xcc -fdata-sections
+for config in default stripped; do
+  for exe in SizePacket SizePacketPruned SizeOne SizeOnePruned SizeAll SizeBaseline; do
+    "$TMP/build-$config/release/$exe" "probe" >/dev/null 2>&1 || die "$config/$exe does not run"
+  done
+done
+
+echo
+progress "3/5 sizes: stripped copies, \`size\`, \`nm -S\` attribution"
+"$py" Benchmarks/bench-report.py sizes "$results" default="$TMP/build-default" stripped="$TMP/build-stripped" \
+  --out "$out" --all-count "$all_count" --one-count "$one_count"
+
+# --- 4. Codec timings ---------------------------------------------------------------------------
+echo
+bench=$TMP/build-default/release/CodecBench
+progress "4/5 facade vs oracle, wall time: $ROUNDS interleaved rounds of ~${BATCH_MS} ms batches per operation"
+"$bench" time "$out/rtm.pb" "$ROUNDS" "$BATCH_MS" | tee "$out/codec-time.txt" | grep -v '^RESULT' | sed 's/^/  /'
+mkdir -p "$out/callgrind"
+if [ "$CG_ITER" -gt 0 ]; then
+  progress "4/5 facade vs oracle, instructions: valgrind --tool=callgrind, $CG_ITER iterations per operation"
+  # valgrind 3.19 gives up on Swift 6.3's DWARF ("Possibly corrupted debuginfo file"); without it
+  # (strip -g keeps the symbol table) it runs fine. Deterministic hashing makes the counts repeat
+  # exactly from run to run (the oracle uses dictionaries).
+  strip -g -o "$out/CodecBench.nodebug" "$bench"
+  for packet in chat user; do
+    if SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind/$packet.out" \
+         "$out/CodecBench.nodebug" count "$out/rtm.pb" "$packet" "$CG_ITER" > "$out/callgrind/$packet.log" 2>&1; then
+      callgrind_annotate --inclusive=yes --threshold=100 "$out/callgrind/$packet.out" > "$out/callgrind/$packet.txt" 2>&1 || true
+    else
+      echo "  valgrind failed on packet $packet (see $out/callgrind/$packet.log); wall time only"
+    fi
+  done
+fi
+"$py" Benchmarks/bench-report.py codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
+
+# --- 5. Summary ---------------------------------------------------------------------------------
+echo
+progress "5/5 summary"
+"$py" Benchmarks/bench-report.py summary "$results" --command "$command" --header "$header" \
+  ${DOC:+--doc "$DOC"}
+echo
+progress "done (raw figures: $results)"
