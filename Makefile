@@ -75,3 +75,11 @@ conformance: setup
 .PHONY: bench
 bench: setup
 	@bash scripts/bench.sh
+
+# The tests under sanitizers (scripts/sanitize.sh): ASan+LSan over every suite; TSan (halting on
+# the first report) over the runtime and facade suites, concurrency stress included.
+.PHONY: asan tsan
+asan: setup
+	@bash scripts/sanitize.sh asan
+tsan: setup
+	@bash scripts/sanitize.sh tsan

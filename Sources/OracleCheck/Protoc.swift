@@ -31,9 +31,8 @@ struct ProtocResult: Sendable {
     let stderr: String
 }
 
-/// Runs protoc as a child process. Input and output go through temporary files (never pipes), so
-/// large messages cannot deadlock on a full pipe buffer; waiting is asynchronous (termination
-/// handler), so concurrent runs do not block the cooperative thread pool.
+/// Runs protoc as a child process (`ChildProcess`: files instead of pipes, waiting off the
+/// cooperative thread pool, so concurrent runs neither deadlock nor starve it).
 struct Protoc: Sendable {
     /// Absolute path of the protoc executable.
     let executable: String
@@ -53,45 +52,11 @@ struct Protoc: Sendable {
 
     /// Runs protoc with `arguments`, feeding `input` on stdin.
     func run(_ arguments: [String], input: [UInt8] = []) async throws(OracleCheckError) -> ProtocResult {
-        let id = UUID().uuidString
-        let inURL = scratch.appendingPathComponent("\(id).in")
-        let outURL = scratch.appendingPathComponent("\(id).out")
-        let errURL = scratch.appendingPathComponent("\(id).err")
-        defer {
-            for url in [inURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) }
-        }
         do {
-            try Data(input).write(to: inURL)
-            guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-                  FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
-                throw OracleCheckError.io("cannot create files in \(scratch.path)")
-            }
-            let stdin = try FileHandle(forReadingFrom: inURL)
-            let stdout = try FileHandle(forWritingTo: outURL)
-            let stderr = try FileHandle(forWritingTo: errURL)
-            defer { try? stdin.close(); try? stdout.close(); try? stderr.close() }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
-            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-            let out = try Data(contentsOf: outURL)
-            let err = try Data(contentsOf: errURL)
-            return ProtocResult(status: status, stdout: [UInt8](out), stderr: String(decoding: err, as: UTF8.self))
-        } catch let error as OracleCheckError {
-            throw error
+            let result = try await ChildProcess.run(executable, arguments, input: input)
+            return ProtocResult(status: result.status, stdout: result.stdout, stderr: result.stderrText)
         } catch {
-            throw .io("running \(executable): \(error)")
+            throw .io(error.description)
         }
     }
 }

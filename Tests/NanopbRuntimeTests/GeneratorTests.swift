@@ -2,6 +2,7 @@
 // invariant, and that the committed bundled facades are what the generator makes today.
 
 import Foundation
+import OracleCheck
 import Testing
 @testable import ProtoGenKit
 import ProtoSchema
@@ -21,13 +22,8 @@ func compileSchema(_ files: [String: String]) throws -> SchemaSet {
 }
 
 func run(_ tool: String, _ arguments: [String], in dir: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.currentDirectoryURL = dir
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    if process.terminationStatus != 0 { throw GeneratorError.io(path: tool, reason: "exit \(process.terminationStatus)") }
+    let result = try ChildProcess.run(tool, arguments, in: dir.path)
+    if result.status != 0 { throw GeneratorError.io(path: tool, reason: "exit \(result.status): \(result.stderrText)") }
 }
 
 func generate(_ files: [String: String], selection: TypeSelection = .all) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import OracleCheck
 import ProtoSchema
 
 /// Compiles `.proto` sources written by a test with the real protoc and loads the descriptor set.
@@ -21,19 +22,11 @@ enum Protoc {
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         let out = dir.appendingPathComponent("set.pb").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/protoc")
-        process.currentDirectoryURL = dir
-        process.arguments = ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out)"]
-            + (compile ?? files.keys.sorted())
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw Failure(description: "protoc failed: \(message)")
-        }
+        let protoc = try ChildProcess.run(
+            "/usr/bin/protoc",
+            ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out)"] + (compile ?? files.keys.sorted()),
+            in: dir.path)
+        guard protoc.status == 0 else { throw Failure(description: "protoc failed: \(protoc.stderrText)") }
         return try SchemaSet(contentsOf: out)
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Runs a child process with `posix_spawn`, its standard streams redirected to files, and waits
+/// for it. Foundation's `Process` is not used: in swift-corelibs-foundation (Swift 6.3) every
+/// `Process` and the file handles it holds leak, which LeakSanitizer reports and which would fail
+/// every sanitizer run of the suites that start protoc.
+///
+/// Streams go through files, never pipes, so a large output cannot deadlock on a full pipe.
+public enum ChildProcess {
+    /// What a finished child produced.
+    public struct Result: Sendable {
+        /// The exit code, or 128 + the signal number when a signal ended the child.
+        public let status: Int32
+        public let stdout: [UInt8]
+        public let stderr: [UInt8]
+        public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// Why a child could not be run (as opposed to running and failing).
+    public struct LaunchError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Runs `executable` (an absolute path) with `arguments` in `directory` (default: the current
+    /// one), feeding `input` on stdin; blocks the calling thread until the child exits.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8] = [], in directory: String? = nil
+    ) throws(LaunchError) -> Result {
+        let files = try ScratchFiles(input: input)
+        defer { files.remove() }
+        let pid = try spawn(executable, arguments, files, directory)
+        let status = waitForExit(pid)
+        return Result(status: status, stdout: try readAll(files.stdout), stderr: try readAll(files.stderr))
+    }
+
+    /// As `run`, but waits on a Dispatch thread, so concurrent runs never block the cooperative
+    /// thread pool.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8] = [], in directory: String? = nil
+    ) async throws(LaunchError) -> Result {
+        let files = try ScratchFiles(input: input)
+        defer { files.remove() }
+        let pid = try spawn(executable, arguments, files, directory)
+        let status = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: waitForExit(pid)) }
+        }
+        return Result(status: status, stdout: try readAll(files.stdout), stderr: try readAll(files.stderr))
+    }
+
+    /// Three temporary files: the child's stdin (holding `input`), stdout and stderr.
+    private struct ScratchFiles {
+        let stdin: String, stdout: String, stderr: String
+
+        init(input: [UInt8]) throws(LaunchError) {
+            let base = NSTemporaryDirectory() + "wireproof-child-" + UUID().uuidString
+            stdin = base + ".in"; stdout = base + ".out"; stderr = base + ".err"
+            guard FileManager.default.createFile(atPath: stdin, contents: Data(input)) else {
+                throw LaunchError(description: "cannot write \(stdin)")
+            }
+        }
+
+        func remove() { for path in [stdin, stdout, stderr] { unlink(path) } }
+    }
+
+    private static func spawn(
+        _ executable: String, _ arguments: [String], _ files: ScratchFiles, _ directory: String?
+    ) throws(LaunchError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, files.stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, files.stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, files.stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // A working directory is set by `env -C` (coreutils): glibc's
+        // posix_spawn_file_actions_addchdir_np is not visible through Swift's Glibc module.
+        let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
+        // argv is a NUL-terminated array of C strings, strdup'd here and freed after the spawn
+        // (posix_spawn has copied them into the child by the time it returns).
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard error == 0 else {
+            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        }
+        return pid
+    }
+
+    /// Waits for `pid`, retrying on EINTR; decodes the wait status without the C macros Swift
+    /// cannot import.
+    private static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return -1 }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    private static func readAll(_ path: String) throws(LaunchError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw LaunchError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if count < chunk.count {
+                if ferror(file) != 0 { throw LaunchError(description: "cannot read \(path)") }
+                return bytes
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make asan` / `make tsan`: the test suites under a sanitizer, in a build folder of their own.
+#
+#   bash scripts/sanitize.sh asan   every test under AddressSanitizer + LeakSanitizer (+ UB checks
+#                                   ASan carries); any report fails the run
+#   bash scripts/sanitize.sh tsan   the runtime suites (ownership, views, oneofs, concurrency
+#                                   stress) under ThreadSanitizer with halt_on_error=1, since a
+#                                   TSan report does not change the exit status otherwise
+#
+# Extra arguments go to `swift test` (e.g. --filter NanopbRuntimeTests).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+SWIFT=${SWIFT:-swift}
+kind=${1:-}; shift || true
+case "$kind" in
+  asan)
+    export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+    export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+    flags=(--sanitize=address --scratch-path "$root/.build/asan")
+    filter=()
+    ;;
+  tsan)
+    export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+    flags=(--sanitize=thread --scratch-path "$root/.build/tsan")
+    filter=(--filter 'NanopbRuntimeTests|FacadeEdgeCaseTests')
+    ;;
+  *) echo "sanitize: usage: $0 asan|tsan [swift test arguments]" >&2; exit 2 ;;
+esac
+[ $# -eq 0 ] || filter=("$@")
+echo "sanitize: building tests with ${flags[0]}"
+"$SWIFT" build --build-tests "${flags[@]}"
+echo "sanitize: running swift test ${flags[0]} ${filter[*]}"
+"$SWIFT" test --skip-build "${flags[@]}" "${filter[@]}"
