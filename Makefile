@@ -76,7 +76,8 @@ conformance: setup
 bench: setup
 	@bash scripts/bench.sh
 
-# The tests under sanitizers (scripts/sanitize.sh): ASan+LSan over every suite; TSan (halting on
+# The tests under sanitizers (scripts/sanitize.sh): ASan+LSan over every suite, UBSan on the C
+# targets; TSan (halting on
 # the first report) over the runtime and facade suites, concurrency stress included.
 .PHONY: asan tsan
 asan: setup

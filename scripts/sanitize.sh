@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make asan` / `make tsan`: the test suites under a sanitizer, in a build folder of their own.
 #
-#   bash scripts/sanitize.sh asan   every test under AddressSanitizer + LeakSanitizer (+ UB checks
-#                                   ASan carries); any report fails the run
+#   bash scripts/sanitize.sh asan   every test under AddressSanitizer + LeakSanitizer, with the C
+#                                   targets (nanopb runtime, generated C) also under
+#                                   UndefinedBehaviorSanitizer in abort mode (Swift itself has no
+#                                   UBSan; its checks are always on). Any report fails the run
 #   bash scripts/sanitize.sh tsan   the runtime suites (ownership, views, oneofs, concurrency
 #                                   stress) under ThreadSanitizer with halt_on_error=1, since a
 #                                   TSan report does not change the exit status otherwise
@@ -17,7 +19,9 @@ case "$kind" in
   asan)
     export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
     export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-    flags=(--sanitize=address --scratch-path "$root/.build/asan")
+    # -fno-sanitize-recover makes every UBSan check abort; the handlers come with the ASan runtime.
+    flags=(--sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
+           --scratch-path "$root/.build/asan")
     filter=()
     ;;
   tsan)
