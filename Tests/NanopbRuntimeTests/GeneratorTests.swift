@@ -8,18 +8,7 @@ import Testing
 import ProtoSchema
 
 /// Runs the real protoc on test-written sources and loads the descriptor set.
-func compileSchema(_ files: [String: String]) throws -> SchemaSet {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("protogen-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    for (path, text) in files {
-        let url = dir.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-    let out = dir.appendingPathComponent("set.pb").path
-    try run("/usr/bin/protoc", ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out)"] + files.keys.sorted(), in: dir)
-    return try SchemaSet(contentsOf: out)
-}
+func compileSchema(_ files: [String: String]) throws -> SchemaSet { try InlineSchema.compile(files) }
 
 func run(_ tool: String, _ arguments: [String], in dir: URL) throws {
     let result = try ChildProcess.run(tool, arguments, in: dir.path)

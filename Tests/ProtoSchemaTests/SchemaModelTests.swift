@@ -1,4 +1,5 @@
 import Testing
+import OracleCheck
 import ProtoSchema
 
 /// Pins what ProtoSchema reports for schemas compiled by the real protoc.
@@ -26,7 +27,7 @@ import ProtoSchema
         """
 
     @Test func proto3FieldsReportPresencePackingAndOneofs() throws {
-        let set = try Protoc.schema(["a/b.proto": Self.proto3])
+        let set = try InlineSchema.compile(["a/b.proto": Self.proto3])
         let outer = try #require(set.message("a.b.Outer"))
         #expect(outer.syntax == .proto3)
         let plain = try #require(outer.field(named: "plain"))
@@ -49,7 +50,7 @@ import ProtoSchema
     }
 
     @Test func mapFieldsPointAtSyntheticEntryMessages() throws {
-        let set = try Protoc.schema(["a/b.proto": Self.proto3])
+        let set = try InlineSchema.compile(["a/b.proto": Self.proto3])
         let field = try #require(set.message("a.b.Outer")?.field(named: "by_name"))
         #expect(field.isRepeated && field.type == .message)
         let entryName = try #require(field.typeName)
@@ -60,7 +61,7 @@ import ProtoSchema
     }
 
     @Test func nestedTypesAreFullyQualifiedThreeLevelsDeep() throws {
-        let set = try Protoc.schema(["a/b.proto": Self.proto3])
+        let set = try InlineSchema.compile(["a/b.proto": Self.proto3])
         let inner = try #require(set.message("a.b.Outer.Middle.Inner"))
         #expect(inner.parent == "a.b.Outer.Middle")
         #expect(inner.nestedEnums == ["a.b.Outer.Middle.Inner.Kind"])
@@ -74,7 +75,7 @@ import ProtoSchema
     }
 
     @Test func enumAliasesAndNegativeValuesAreKept() throws {
-        let set = try Protoc.schema(["a/b.proto": Self.proto3])
+        let set = try InlineSchema.compile(["a/b.proto": Self.proto3])
         let level = try #require(set.enumType("a.b.Level"))
         #expect(level.allowAlias)
         #expect(level.values.map(\.number) == [0, -2, -2, 7])
@@ -98,7 +99,7 @@ import ProtoSchema
             extend Old { optional int32 extra = 100; }
             message Holder { extend Old { optional string nested_extra = 101; } }
             """
-        let set = try Protoc.schema(["legacy.proto": text])
+        let set = try InlineSchema.compile(["legacy.proto": text])
         let old = try #require(set.message("legacy.Old"))
         #expect(old.syntax == .proto2)
         #expect(old.field(named: "id")?.label == .required)
@@ -114,7 +115,7 @@ import ProtoSchema
     }
 
     @Test func importsResolveAcrossFiles() throws {
-        let set = try Protoc.schema([
+        let set = try InlineSchema.compile([
             "x/common.proto": "syntax = \"proto3\"; package x; message Id { string v = 1; }",
             "x/user.proto": "syntax = \"proto3\"; package x; import \"x/common.proto\"; message User { Id id = 1; }",
         ], compile: ["x/user.proto"])
