@@ -30,12 +30,12 @@ run: setup
 # defaults to Tests/ConformanceTests/Generated only for the bundled schema (PROTO_DIR, SWIFT_OUT and
 # PRUNE left alone), so generating your own schema never rewrites the package's tests.
 PROTO_DIR ?= Protos
-C_OUT ?= Sources/BundledProtoC
+C_OUT ?= Sources/Generated/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
-SWIFT_OUT ?= Sources/BundledProto
+SWIFT_OUT ?= Sources/Generated/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
-TEST_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Tests/ConformanceTests/Generated)
+TEST_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Tests/ConformanceTests/Generated)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \

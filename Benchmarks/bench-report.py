@@ -374,7 +374,7 @@ def cmd_summary(results_path, doc, command, header):
     rows = []
     rows.append(("NanopbRuntime source lines (code lines)",
                  f"{r['runtime_lines']:,} ({r['runtime_code_lines']:,}) in {r['runtime_files']} files",
-                 "`wc -l Sources/NanopbRuntime/*.swift`; code = not blank, not only a comment"))
+                 "`wc -l Sources/Shipped/NanopbRuntime/*.swift`; code = not blank, not only a comment"))
     sf = r.get("size_figures", {})
     n = r.get("messages_all")
     for config, label in [("stripped", "full dead strip"), ("default", "SwiftPM default")]:

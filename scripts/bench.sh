@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the shipped layer's figures, measured side by side in one run (DESIGN.md: benchmarks
 # are scripts that print ratios; tests never assert timings). Prints, with progress as it goes:
-#   1. lines of the fixed-cost runtime (Sources/NanopbRuntime);
+#   1. lines of the fixed-cost runtime (Sources/Shipped/NanopbRuntime);
 #   2. bytes of facade code per message on a dead-stripped release link;
 #   3. what the shipped layer (nanopb + generated C + NanopbRuntime + facades) adds to an executable
 #      that encodes and decodes a DataPacket, with a per-group breakdown;
@@ -66,15 +66,15 @@ $($SWIFT --version 2>/dev/null | head -1 | sed 's/ (.*//'), $(nproc) cores (shar
 echo "To reproduce: $command    (= bash scripts/bench.sh; about 2 minutes on 2 idle cores from nothing)"
 echo "$header"
 
-[ -f Sources/CNanopb/runtime/pb_decode.c ] || die "nanopb runtime missing: run 'make setup'"
+[ -f Sources/Shipped/CNanopb/runtime/pb_decode.c ] || die "nanopb runtime missing: run 'make setup'"
 command -v valgrind >/dev/null || CG_ITER=0
 rm -rf "$out"; mkdir -p "$out" "$TMP"
 [ "${BENCH_CLEAN:-0}" = 1 ] && rm -rf "$TMP/build-default" "$TMP/build-stripped" "$TMP/protogen"
 
 # --- 1. Lines of the fixed-cost runtime ---------------------------------------------------------
 echo
-progress "1/5 lines of the fixed-cost runtime (Sources/NanopbRuntime/*.swift)"
-"$py" Benchmarks/bench-report.py lines "$results" Sources/NanopbRuntime/*.swift
+progress "1/5 lines of the fixed-cost runtime (Sources/Shipped/NanopbRuntime/*.swift)"
+"$py" Benchmarks/bench-report.py lines "$results" Sources/Shipped/NanopbRuntime/*.swift
 
 # --- 2. The scratch package ---------------------------------------------------------------------
 echo
@@ -84,8 +84,8 @@ install() { mkdir -p "$(dirname "$2")"; cmp -s "$1" "$2" || cp "$1" "$2"; }
 src=$out/src
 for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
-all_count=$("$py" Benchmarks/touch-gen.py Sources/BundledProto BundledProto "$src/SizeAll.swift" --all)
-"$py" Benchmarks/touch-gen.py Sources/BundledProto BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
+all_count=$("$py" Benchmarks/touch-gen.py Sources/Generated/BundledProto BundledProto "$src/SizeAll.swift" --all)
+"$py" Benchmarks/touch-gen.py Sources/Generated/BundledProto BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
 sed 's/^import BundledProto$/import PrunedOne/' "$src/SizeOne.swift" > "$src/SizeOnePruned.swift"
 sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.swift > "$src/SizePacketPruned.swift"
 for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done

@@ -23,10 +23,10 @@ for arg in "$@"; do
 done
 
 PROTO_DIR=${PROTO_DIR:-Protos}
-C_OUT=${C_OUT:-Sources/BundledProtoC}
+C_OUT=${C_OUT:-Sources/Generated/BundledProtoC}
 C_MODULE=${C_MODULE:-$(basename "$C_OUT")}
-SWIFT_OUT=${SWIFT_OUT:-Sources/BundledProto}
-if [ "$PROTO_DIR" = Protos ] && [ "$SWIFT_OUT" = Sources/BundledProto ] && [ -z "${PRUNE:-}" ]; then
+SWIFT_OUT=${SWIFT_OUT:-Sources/Generated/BundledProto}
+if [ "$PROTO_DIR" = Protos ] && [ "$SWIFT_OUT" = Sources/Generated/BundledProto ] && [ -z "${PRUNE:-}" ]; then
   TEST_OUT=${TEST_OUT-Tests/ConformanceTests/Generated}
 else
   TEST_OUT=${TEST_OUT:-}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate or check Sources/CNanopb/include/wireproof_pb_rename.h, the pb_* -> wp_pb_* rename list.
+# Regenerate or check Sources/Shipped/CNanopb/include/wireproof_pb_rename.h, the pb_* -> wp_pb_* rename list.
 #
 #   bash scripts/nanopb-symbols.sh --write   rewrite the header from the unpacked nanopb source
 #   bash scripts/nanopb-symbols.sh --check   fail (listing the difference) if the header is stale
@@ -18,8 +18,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 src="$root/.deps/nanopb"
-config="$root/Sources/CNanopb/include/wireproof_pb_config.h"
-header="$root/Sources/CNanopb/include/wireproof_pb_rename.h"
+config="$root/Sources/Shipped/CNanopb/include/wireproof_pb_config.h"
+header="$root/Sources/Shipped/CNanopb/include/wireproof_pb_rename.h"
 CC=${CC:-cc}
 
 mode=${1:-}

@@ -89,14 +89,14 @@ fi
 
 # The nanopb runtime is compiled by SwiftPM as target CNanopb (SwiftPM only compiles files inside the
 # target folder; both destinations are git-ignored):
-#   headers -> Sources/CNanopb/include/  (public: generated C and Swift's importer find them there)
-#   sources -> Sources/CNanopb/runtime/  (no headers next to them, so their `#include "pb.h"` falls
+#   headers -> Sources/Shipped/CNanopb/include/  (public: generated C and Swift's importer find them there)
+#   sources -> Sources/Shipped/CNanopb/runtime/  (no headers next to them, so their `#include "pb.h"` falls
 #                                         through to the one patched copy in include/)
 # pb.h gets `#include "wireproof_pb_config.h"` as its first line, and pb.h and every .c get
 # `#include "wireproof_pb_abi.h"` as their last, so every translation unit and the importer see one
-# configuration and check it (see Sources/CNanopb/include/wireproof_pb_config.h). Files are only
+# configuration and check it (see Sources/Shipped/CNanopb/include/wireproof_pb_config.h). Files are only
 # rewritten when their content changes, so a second run touches nothing and triggers no rebuild.
-cnanopb="$root/Sources/CNanopb"
+cnanopb="$root/Sources/Shipped/CNanopb"
 mkdir -p "$cnanopb/include" "$cnanopb/runtime"
 # install_patched SRC DEST PREPEND: DEST = [PREPEND line] + SRC + abi-guard line, written if changed.
 install_patched() {

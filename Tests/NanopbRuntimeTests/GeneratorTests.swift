@@ -178,8 +178,8 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         try run("/usr/bin/protoc", ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out.path)"] + files, in: protos)
         let generated = try ProtoGen.facades(schema: SchemaSet(contentsOf: out.path), cModule: "BundledProtoC", selection: .all)
         for file in generated {
-            let committed = try String(contentsOf: root.appendingPathComponent("Sources/BundledProto/\(file.name)"), encoding: .utf8)
-            #expect(committed == file.contents, "Sources/BundledProto/\(file.name) is stale: run `make proto`")
+            let committed = try String(contentsOf: root.appendingPathComponent("Sources/Generated/BundledProto/\(file.name)"), encoding: .utf8)
+            #expect(committed == file.contents, "Sources/Generated/BundledProto/\(file.name) is stale: run `make proto`")
         }
     }
 }

@@ -2,7 +2,7 @@ import ProtoOracle
 import ProtoSchema
 import Testing
 
-/// The exemplar rules documented in Sources/ProtoOracle/Exemplars.swift.
+/// The exemplar rules documented in Sources/Proof/ProtoOracle/Exemplars.swift.
 @Suite struct ExemplarTests {
     @Test func fullExemplarFollowsTheValueRules() async throws {
         let set = try await Fixtures.foreign()

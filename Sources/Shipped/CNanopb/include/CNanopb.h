@@ -8,7 +8,7 @@
 #define WIREPROOF_CNANOPB_H
 
 #if defined(__has_include) && !__has_include("pb.h")
-#error "nanopb runtime missing from Sources/CNanopb: run `make setup`"
+#error "nanopb runtime missing from Sources/Shipped/CNanopb: run `make setup`"
 #endif
 
 #include "pb.h"
