@@ -84,3 +84,6 @@ asan: setup
 	@bash scripts/sanitize.sh asan
 tsan: setup
 	@bash scripts/sanitize.sh tsan
+
+# Entry points of each area live in a fragment of their own (mk/*.mk), so areas do not collide.
+-include $(sort $(wildcard mk/*.mk))
