@@ -96,6 +96,15 @@ fi
 # `#include "wireproof_pb_abi.h"` as their last, so every translation unit and the importer see one
 # configuration and check it (see Sources/Shipped/CNanopb/include/wireproof_pb_config.h). Files are only
 # rewritten when their content changes, so a second run touches nothing and triggers no rebuild.
+# Project patches to nanopb (patches/nanopb/*.patch, applied in name order with `patch -p1` to a
+# staged copy of the runtime files, never to .deps/): each one says in its header what it changes and
+# which test pins it. A patch that does not apply cleanly stops setup.
+stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
+for f in pb.h pb_common.h pb_decode.h pb_encode.h pb_common.c pb_decode.c pb_encode.c; do cp "$deps/nanopb/$f" "$stage/$f"; done
+for p in $(find "$root/patches/nanopb" -maxdepth 1 -name '*.patch' 2>/dev/null | LC_ALL=C sort); do
+  (cd "$stage" && patch -p1 --quiet --batch --forward --no-backup-if-mismatch < "$p") ||
+    { echo "setup: nanopb patch $(basename "$p") does not apply" >&2; exit 1; }
+done
 cnanopb="$root/Sources/Shipped/CNanopb"
 mkdir -p "$cnanopb/include" "$cnanopb/runtime"
 # install_patched SRC DEST PREPEND: DEST = [PREPEND line] + SRC + abi-guard line, written if changed.
@@ -109,13 +118,13 @@ install_patched() {
   } > "$tmp"
   if cmp -s "$tmp" "$dest"; then rm -f "$tmp"; else chmod 644 "$tmp"; mv "$tmp" "$dest"; fi
 }
-install_patched "$deps/nanopb/pb.h" "$cnanopb/include/pb.h" \
+install_patched "$stage/pb.h" "$cnanopb/include/pb.h" \
   '#include "wireproof_pb_config.h" /* added by scripts/setup.sh: Wireproof nanopb configuration */'
 for f in pb_common.h pb_decode.h pb_encode.h; do
-  if ! cmp -s "$deps/nanopb/$f" "$cnanopb/include/$f"; then cp "$deps/nanopb/$f" "$cnanopb/include/$f"; fi
+  if ! cmp -s "$stage/$f" "$cnanopb/include/$f"; then cp "$stage/$f" "$cnanopb/include/$f"; fi
 done
 for f in pb_common.c pb_decode.c pb_encode.c; do
-  install_patched "$deps/nanopb/$f" "$cnanopb/runtime/$f" ""
+  install_patched "$stage/$f" "$cnanopb/runtime/$f" ""
 done
 # Headers from an older layout next to the .c files would shadow the patched pb.h: remove them.
 rm -f "$cnanopb"/runtime/*.h
