@@ -26,21 +26,22 @@ run: setup
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
-# TEST_OUT: exemplar conformance inputs (`protogen exemplar-tests`); empty skips the step. It
-# defaults to Tests/ConformanceTests/Generated only for the bundled schema (PROTO_DIR, SWIFT_OUT and
-# PRUNE left alone), so generating your own schema never rewrites the package's tests.
+# CATALOG_OUT: the schema's catalog module for the proof (`protogen catalog`); empty skips the step.
+# It defaults to Sources/Generated/BundledProtoCatalog only for the bundled schema (PROTO_DIR,
+# SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites the package's targets
+# (`wireproof prove` makes the catalog of your schema in its own scratch package).
 PROTO_DIR ?= Protos
 C_OUT ?= Sources/Generated/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
 SWIFT_OUT ?= Sources/Generated/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
-TEST_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Tests/ConformanceTests/Generated)
+CATALOG_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Sources/Generated/BundledProtoCatalog)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
 	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)")
-PROTO_TEST_ARGS = $(if $(strip $(TEST_OUT)),--test-out "$(TEST_OUT)")
+PROTO_TEST_ARGS = $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)")
 export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols

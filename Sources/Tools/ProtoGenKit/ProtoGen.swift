@@ -7,8 +7,8 @@ public enum ProtoGen {
     public static let usage = """
         usage: protogen facades --descriptor-set FILE.pb --c-module CMODULE --swift-out DIR
                                 [--all-types | --prune-sources DIR ...]
-               protogen exemplar-tests --descriptor-set FILE.pb --facade-module MODULE --swift-out DIR
-                                       [--proto-dir-hint DIR]
+               protogen catalog --descriptor-set FILE.pb --facade-module MODULE --swift-out DIR
+                                [--proto-dir-hint DIR]
         """
 
     /// Runs a command line (without the program name); returns the process exit status.
@@ -70,7 +70,7 @@ public enum ProtoGen {
     /// Runs the command; returns one summary line per file written or removed.
     @discardableResult
     public static func run(_ arguments: [String]) throws(GeneratorError) -> [String] {
-        if arguments.first == "exemplar-tests" { return try runExemplarTests(arguments) }
+        if arguments.first == "catalog" { return try runCatalog(arguments) }
         let options = try parse(arguments)
         let schema: SchemaSet
         do { schema = try SchemaSet(contentsOf: options.descriptorSet) } catch { throw .schema(error) }
