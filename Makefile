@@ -11,12 +11,18 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# The main job (README): build the bundled schema's descriptor set with protoc and cross-check the
-# oracle against protoc on every exemplar; prints a per-file summary table, exits non-zero on any
-# disagreement. Options: make run ORACLE_ARGS="--random 1000 --seed 7".
-.PHONY: run
+# The main job (README): `wireproof prove` on PROTO_DIR (default: the bundled schema): oracle vs
+# protoc, generate C + facades + catalog into a scratch package, build it, every exemplar through the
+# facades vs the oracle, seeded decode mutation, deviation accounting. Prints progress, a table per
+# file and a total; exits non-zero on any unexplained difference. PROVE_ARGS adds options, e.g.
+#   make run PROTO_DIR=~/src/myapi/protos PROVE_ARGS="--random 1000 --json proof.json"
+# `make oracle-check` runs step 1 alone (ORACLE_ARGS="--random 1000 --seed 7").
+.PHONY: run oracle-check
 run: setup
-	$(SWIFT) run -c release wireproof oracle-check --proto-dir Protos $(ORACLE_ARGS)
+	$(SWIFT) build --product wireproof
+	$(SWIFT) run --skip-build wireproof prove --proto-dir "$(PROTO_DIR)" $(PROVE_ARGS)
+oracle-check: setup
+	$(SWIFT) run -c release wireproof oracle-check --proto-dir "$(PROTO_DIR)" $(ORACLE_ARGS)
 
 # --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
 # `make proto` turns PROTO_DIR's .proto files into a C target (nanopb, every field FT_POINTER) in C_OUT

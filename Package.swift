@@ -48,7 +48,9 @@ let package = Package(
         // The bundled schema's catalog (`protogen catalog`, output of `make proto`; do not edit).
         .target(name: "BundledProtoCatalog", dependencies: ["BundledProto", "FacadeProof"], path: "Sources/Generated/BundledProtoCatalog"),
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
-        .executableTarget(name: "wireproof", dependencies: ["OracleCheck"], path: "Sources/Tools/wireproof"),
+        .executableTarget(name: "wireproof", dependencies: ["OracleCheck", "ProveKit"], path: "Sources/Tools/wireproof"),
+        // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof"], path: "Sources/Tools/ProveKit"),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck"],
             exclude: ["Fixtures"]),
