@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BundledProto", targets: ["BundledProto"]),
         .library(name: "ProtoOracle", targets: ["ProtoOracle"]),
         .executable(name: "wireproof", targets: ["wireproof"]),
+        .library(name: "WireTransport", targets: ["WireTransport"]),
     ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
@@ -54,5 +55,11 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+        // The wire (docs/transport.md): Network.framework-shaped connections and listeners on POSIX
+        // sockets, Dispatch and OpenSSL; no dependency on any protobuf target. CWireTransport holds
+        // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
+        .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
+        .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
+        .testTarget(name: "WireTransportTests", dependencies: ["WireTransport"]),
     ]
 )
