@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "wireproof", targets: ["wireproof"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
+        .library(name: "WireTransport", targets: ["WireTransport"]),
     ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
@@ -64,5 +65,11 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+        // The wire (docs/transport.md): Network.framework-shaped connections and listeners on POSIX
+        // sockets, Dispatch and OpenSSL; no dependency on any protobuf target. CWireTransport holds
+        // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
+        .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
+        .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
+        .testTarget(name: "WireTransportTests", dependencies: ["WireTransport"]),
     ]
 )
