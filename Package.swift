@@ -54,5 +54,9 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+        // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
+        // and the runtime's limits on hostile input (nesting depth, allocation budget).
+        .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
+        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb"]),
     ]
 )

@@ -34,7 +34,7 @@ import ProtoOracle
                 guard case let .decodeFailed(reason, offset) = error else {
                     Issue.record("decode threw \(error), not decodeFailed — \(context)"); continue
                 }
-                #expect(!reason.isEmpty && offset >= 0 && offset <= mutant.count, "\(error) — \(context)")
+                #expect(reason != .other("(no message)") && offset >= 0 && offset <= mutant.count, "\(error) — \(context)")
                 rejected += 1
                 continue
             }
