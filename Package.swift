@@ -71,5 +71,9 @@ let package = Package(
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport"]),
+        // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
+        // and the runtime's limits on hostile input (nesting depth, allocation budget).
+        .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
+        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb"]),
     ]
 )

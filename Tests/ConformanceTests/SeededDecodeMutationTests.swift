@@ -42,7 +42,7 @@ import Testing
         let original = try exemplar.build()
         #expect(DecodeMutationCheck.check(original, unstable, schema: schema, schemas: loaded.schemas,
                                           accepted: &accepted, rejected: &rejected) != nil)
-        let badOffset = FacadeMessageType(real.fullName) { _ in throw NanopbError.decodeFailed(reason: "planted", offset: 1 << 40) }
+        let badOffset = FacadeMessageType(real.fullName) { _ in throw NanopbError.decodeFailed(reason: .other("planted"), offset: 1 << 40) }
         #expect(DecodeMutationCheck.check(original, badOffset, schema: schema, schemas: loaded.schemas,
                                           accepted: &accepted, rejected: &rejected) != nil)
     }

@@ -121,7 +121,7 @@ struct ScalarStamp: Sendable, CustomTestStringConvertible {
 
     @Test func stampingAMessageWithAMissingRequiredFieldThrows() {
         // proto2: the patch must be encodable on its own.
-        #expect(throws: NanopbError.encodeFailed(reason: "missing required field")) {
+        #expect(throws: NanopbError.encodeFailed(reason: .missingRequiredField)) {
             try Rtm_LegacyJoinRequest.stamping([]) { $0.clientName = "x" }
         }
     }

@@ -45,7 +45,7 @@ import ProtoOracle
         // varint) does not fit in 32 unsigned bits.
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x08] + [UInt8](repeating: 0xFF, count: 9) + [0x01]
-        #expect(throws: NanopbError.decodeFailed(reason: "integer too large", offset: 11)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .integerTooLarge, offset: 11)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         #expect(try oracle.decode(wire, as: "rtm.Codec")[number: 1] == .enumValue(-1))

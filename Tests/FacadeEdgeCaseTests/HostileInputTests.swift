@@ -31,31 +31,31 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 @Suite struct HostileInputTests {
     static let cases: [HostileCase] = [
         HostileCase(name: "truncated tag", message: "rtm.Codec", bytes: [0x80],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 1), oracle: .init(.truncatedVarint, at: 0)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 1), oracle: .init(.truncatedVarint, at: 0)),
         HostileCase(name: "truncated varint value", message: "rtm.Codec", bytes: [0x18, 0x80],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 2), oracle: .init(.truncatedVarint, at: 1)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 2), oracle: .init(.truncatedVarint, at: 1)),
         HostileCase(name: "truncated fixed32 value", message: "rtm.Cursor", bytes: [0x0D, 0x00, 0x00],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 1), oracle: .init(.truncatedFixed, at: 1)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 1), oracle: .init(.truncatedFixed, at: 1)),
         HostileCase(name: "string length past end", message: "rtm.Codec", bytes: [0x12, 0x05, 0x61],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 2), oracle: .init(.lengthPastEnd, at: 1)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 2), oracle: .init(.lengthPastEnd, at: 1)),
         HostileCase(name: "submessage length past end", message: "rtm.DataPacket", bytes: [0x32, 0x05, 0x22],
-                    nanopb: .decodeFailed(reason: "parent stream too short", offset: 2), oracle: .init(.lengthPastEnd, at: 1)),
+                    nanopb: .decodeFailed(reason: .parentStreamTooShort, offset: 2), oracle: .init(.lengthPastEnd, at: 1)),
         HostileCase(name: "error inside a submessage", message: "rtm.DataPacket",
                     bytes: [0x32, 0x03, 0x22, 0x05, 0x61, 0x20, 0x01],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 5), oracle: .init(.lengthPastEnd, at: 3)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 5), oracle: .init(.lengthPastEnd, at: 3)),
         HostileCase(name: "error two submessages down", message: "rtm.DataPacket",
                     bytes: [0x32, 0x05, 0x42, 0x03, 0x22, 0x05, 0x61, 0x20, 0x01],
-                    nanopb: .decodeFailed(reason: "end-of-stream", offset: 7), oracle: .init(.lengthPastEnd, at: 5)),
+                    nanopb: .decodeFailed(reason: .endOfStream, offset: 7), oracle: .init(.lengthPastEnd, at: 5)),
         HostileCase(name: "invalid wire type 7", message: "rtm.Codec", bytes: [0x4F],
-                    nanopb: .decodeFailed(reason: "invalid wire_type", offset: 1), oracle: .init(.invalidWireType, at: 0)),
+                    nanopb: .decodeFailed(reason: .invalidWireType, offset: 1), oracle: .init(.invalidWireType, at: 0)),
         HostileCase(name: "invalid wire type 6", message: "rtm.Codec", bytes: [0x4E, 0x00],
-                    nanopb: .decodeFailed(reason: "invalid wire_type", offset: 1), oracle: .init(.invalidWireType, at: 0)),
+                    nanopb: .decodeFailed(reason: .invalidWireType, offset: 1), oracle: .init(.invalidWireType, at: 0)),
         HostileCase(name: "field number 0", message: "rtm.Codec", bytes: [0x00, 0x01],
-                    nanopb: .decodeFailed(reason: "zero tag", offset: 1), oracle: .init(.fieldNumberZero, at: 0)),
+                    nanopb: .decodeFailed(reason: .zeroTag, offset: 1), oracle: .init(.fieldNumberZero, at: 0)),
         HostileCase(name: "tag 2^32 wraps to field number 0", message: "rtm.Codec", bytes: [0x80, 0x80, 0x80, 0x80, 0x10, 0x00],
-                    nanopb: .decodeFailed(reason: "zero tag", offset: 5), oracle: .init(.fieldNumberZero, at: 0)),
+                    nanopb: .decodeFailed(reason: .zeroTag, offset: 5), oracle: .init(.fieldNumberZero, at: 0)),
         HostileCase(name: "varint longer than 10 bytes", message: "rtm.Codec", bytes: [0x18] + [UInt8](repeating: 0xFF, count: 11),
-                    nanopb: .decodeFailed(reason: "varint overflow", offset: 11), oracle: .init(.overlongVarint, at: 1)),
+                    nanopb: .decodeFailed(reason: .varintOverflow, offset: 11), oracle: .init(.overlongVarint, at: 1)),
     ]
 
     @Test(arguments: cases)
@@ -70,7 +70,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         // a mismatched wire type as an unknown field; nanopb fails.
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x0D, 0x01, 0x00, 0x00, 0x00]
-        #expect(throws: NanopbError.decodeFailed(reason: "wrong wire type", offset: 1)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .wrongWireType, offset: 1)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         let decoded = try oracle.decode(wire, as: "rtm.Codec")
@@ -98,7 +98,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
             } catch {
                 facadeAccepted = false
                 guard case .decodeFailed(let reason, let offset) = error else { Issue.record("\(error)"); continue }
-                #expect(!reason.isEmpty && (0...length).contains(offset), "prefix \(length)")
+                #expect(reason != .other("(no message)") && (0...length).contains(offset), "prefix \(length)")
             }
             let oracleAccepted = (try? oracle.decode(prefix, as: "rtm.DataPacket")) != nil
             #expect(facadeAccepted == oracleAccepted, "prefix \(length)")

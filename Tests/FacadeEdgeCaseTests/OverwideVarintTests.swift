@@ -11,7 +11,7 @@ import ProtoOracle
     @Test func anOverwideUint32IsRejectedWhereTheOracleTruncates() async throws {
         let oracle = try await Oracle.bundled()
         let wire = [0x18] + varint(1 << 32 | 5)  // Codec.clock_rate
-        #expect(throws: NanopbError.decodeFailed(reason: "integer too large", offset: 6)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .integerTooLarge, offset: 6)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         #expect(try oracle.decode(wire, as: "rtm.Codec")[number: 3] == .uint32(5))
@@ -20,7 +20,7 @@ import ProtoOracle
     @Test func anOverwideSint32IsRejectedWhereTheOracleTruncates() async throws {
         let oracle = try await Oracle.bundled()
         let wire = [0x48] + varint(1 << 33 | 4)  // RtpStreamStats.rtt_delta_us; low 32 bits zigzag to 2
-        #expect(throws: NanopbError.decodeFailed(reason: "integer too large", offset: 6)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .integerTooLarge, offset: 6)) {
             try Rtm_RtpStreamStats(serializedBytes: wire)
         }
         #expect(try oracle.decode(wire, as: "rtm.RtpStreamStats")[number: 9] == .int32(2))
@@ -29,7 +29,7 @@ import ProtoOracle
     @Test func anOverwideBoolIsRejectedWhereTheOracleReadsTrue() async throws {
         let oracle = try await Oracle.bundled()
         let wire = [0x18] + varint(1 << 40 | 1)  // Reaction.remove
-        #expect(throws: NanopbError.decodeFailed(reason: "varint overflow", offset: 7)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .varintOverflow, offset: 7)) {
             try Rtm_Reaction(serializedBytes: wire)
         }
         #expect(try oracle.decode(wire, as: "rtm.Reaction")[number: 3] == .bool(true))
@@ -39,7 +39,7 @@ import ProtoOracle
         let oracle = try await Oracle.bundled()
         let element = varint(1 << 32 | 96)
         let wire = [0x32, UInt8(element.count)] + element  // Codec.payload_types, packed
-        #expect(throws: NanopbError.decodeFailed(reason: "integer too large", offset: wire.count)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .integerTooLarge, offset: wire.count)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         #expect(try oracle.decode(wire, as: "rtm.Codec").repeated(number: 6) == [.uint32(96)])

@@ -7,7 +7,7 @@ import BundledProto
 import ProtoOracle
 
 /// nanopb's reason for refusing `decode`; nil (and an issue) when it accepts.
-private func facadeReason(_ decode: () throws -> Void) -> String? {
+private func facadeReason(_ decode: () throws -> Void) -> NanopbError.Reason? {
     do {
         try decode()
         Issue.record("the facade accepted the input")
@@ -31,7 +31,7 @@ private func facadeReason(_ decode: () throws -> Void) -> String? {
         ]
         for (tag, number, value) in cases {
             let wire = [tag] + Self.overwide1
-            #expect(facadeReason { _ = try Rtm_RtpStreamStats(serializedBytes: wire) } == "varint overflow", "field \(number)")
+            #expect(facadeReason { _ = try Rtm_RtpStreamStats(serializedBytes: wire) } == .varintOverflow, "field \(number)")
             #expect(try oracle.decode(wire, as: "rtm.RtpStreamStats")[number: number] == value, "field \(number)")
         }
     }
@@ -41,7 +41,7 @@ private func facadeReason(_ decode: () throws -> Void) -> String? {
         // parser keeps the low 32 bits: 1.
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x08, 0x81, 0x80, 0x80, 0x80, 0x10]
-        #expect(facadeReason { _ = try Rtm_Codec(serializedBytes: wire) } == "integer too large")
+        #expect(facadeReason { _ = try Rtm_Codec(serializedBytes: wire) } == .integerTooLarge)
         #expect(try oracle.decode(wire, as: "rtm.Codec")[number: 1] == .enumValue(1))
     }
 
@@ -51,7 +51,7 @@ private func facadeReason(_ decode: () throws -> Void) -> String? {
         // protoc --decode does) and reports the gap through isInitialized.
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x08, 0x01]
-        #expect(facadeReason { _ = try Rtm_LegacyDisplay(serializedBytes: wire) } == "missing required field")
+        #expect(facadeReason { _ = try Rtm_LegacyDisplay(serializedBytes: wire) } == .missingRequiredField)
         let reference = try oracle.decode(wire, as: "rtm.LegacyDisplay")
         #expect(!reference.isInitialized)
         #expect(reference.missingRequiredFields == ["height"])

@@ -34,17 +34,17 @@ import ProtoOracle
     @Test func malformedUnknownGroupsAreRejectedByBoth() async throws {
         let oracle = try await Oracle.bundled()
         let unterminated = Self.open100 + [0x08, 0x01]
-        #expect(throws: NanopbError.decodeFailed(reason: "end-of-stream", offset: 4)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .endOfStream, offset: 4)) {
             try Rtm_Codec(serializedBytes: unterminated)
         }
         #expect(try oracle.decodeError(unterminated, as: "rtm.Codec") == OracleDecodeError(.unterminatedGroup, at: 0))
         let mismatched = Self.open100 + [0xAC, 0x06]
-        #expect(throws: NanopbError.decodeFailed(reason: "mismatched end group", offset: 4)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .other("mismatched end group"), offset: 4)) {
             try Rtm_Codec(serializedBytes: mismatched)
         }
         #expect(try oracle.decodeError(mismatched, as: "rtm.Codec") == OracleDecodeError(.mismatchedEndGroup, at: 2))
         let stray = Self.close100
-        #expect(throws: NanopbError.decodeFailed(reason: "invalid wire_type", offset: 2)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .invalidWireType, offset: 2)) {
             try Rtm_Codec(serializedBytes: stray)
         }
         #expect(try oracle.decodeError(stray, as: "rtm.Codec") == OracleDecodeError(.unexpectedEndGroup, at: 0))
@@ -58,15 +58,15 @@ import ProtoOracle
         }
         #expect(try Rtm_Codec(serializedBytes: nested(100)).serializedBytes() == [])
         #expect(try oracle.decode(nested(100), as: "rtm.Codec").unknownFields.count == 1)
-        #expect(throws: NanopbError.decodeFailed(reason: "groups nested too deep", offset: 202)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .other("groups nested too deep"), offset: 202)) {
             try Rtm_Codec(serializedBytes: nested(101))
         }
         #expect(try oracle.decodeError(nested(101), as: "rtm.Codec")?.reason == .nestingTooDeep)
     }
 
-    @Test func anUnknownGroupDoesNotHideDeepNestingFromTheNestingGuard() throws {
+    @Test func anUnknownGroupDoesNotHideDeepNestingFromTheDepthLimit() throws {
         // rtm.Topic.children (field 2) nested 100,000 levels after an unknown group: nanopb now
-        // decodes past the group, so the runtime's nesting pre-pass must scan past it too.
+        // decodes past the group, and the depth limit inside nanopb (patch 0100) must still hold.
         var nested: [UInt8] = []
         for _ in 0..<100_000 {
             var length: [UInt8] = []
@@ -80,7 +80,7 @@ import ProtoOracle
             Issue.record("decoded 100,000 nested levels")
         } catch {
             guard case .decodeFailed(let reason, _) = error else { Issue.record("\(error)"); return }
-            #expect(reason == "nesting deeper than 100 levels")
+            #expect(reason == .nestingTooDeep(limit: 100))
         }
     }
 
@@ -95,7 +95,7 @@ import ProtoOracle
     @Test func aTagLongerThanFiveBytesIsRejectedByBoth() async throws {
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01]
-        #expect(throws: NanopbError.decodeFailed(reason: "tag too long", offset: 5)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .other("tag too long"), offset: 5)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         #expect(try oracle.decodeError(wire, as: "rtm.Codec") == OracleDecodeError(.overlongVarint, at: 0))
@@ -104,7 +104,7 @@ import ProtoOracle
     @Test func anUnknownVarintLongerThanTenBytesIsRejectedByBoth() async throws {
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0xA0, 0x06] + [UInt8](repeating: 0x80, count: 10) + [0x00]
-        #expect(throws: NanopbError.decodeFailed(reason: "varint overflow", offset: 12)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .varintOverflow, offset: 12)) {
             try Rtm_Codec(serializedBytes: wire)
         }
         #expect(try oracle.decodeError(wire, as: "rtm.Codec") == OracleDecodeError(.overlongVarint, at: 2))

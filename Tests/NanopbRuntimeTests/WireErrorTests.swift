@@ -8,18 +8,19 @@ import BundledProto
 @Suite struct WireErrorTests {
     @Test func truncatedInputThrowsWithNanopbsReasonAndOffset() {
         // Codec.mime_type (field 2) claims 5 bytes, 2 follow.
-        #expect(throws: NanopbError.decodeFailed(reason: "end-of-stream", offset: 2)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .endOfStream, offset: 2)) {
             try Rtm_Codec(serializedBytes: [0x12, 0x05, 0x61, 0x62])
         }
     }
 
     @Test func invalidWireTypeThrowsATypedError() {
         do {
-            _ = try Rtm_Codec(serializedBytes: [0x0F])  // field 1, wire type 7
+            // Field 1 with wire type 7: nanopb checks the known field's expected wire type first.
+            _ = try Rtm_Codec(serializedBytes: [0x0F])
             Issue.record("decoding must fail")
         } catch {
             guard case .decodeFailed(let reason, let offset) = error else { Issue.record("\(error)"); return }
-            #expect(!reason.isEmpty && reason != "(no message)")
+            #expect(reason == .wrongWireType)
             #expect(offset == 1)
         }
     }
@@ -40,10 +41,10 @@ import BundledProto
     }
 
     @Test func missingRequiredFieldFailsDecodeAndEncode() {
-        #expect(throws: NanopbError.decodeFailed(reason: "missing required field", offset: 0)) {
+        #expect(throws: NanopbError.decodeFailed(reason: .missingRequiredField, offset: 0)) {
             try Rtm_LegacyJoinResponse(serializedBytes: [])
         }
-        #expect(throws: NanopbError.encodeFailed(reason: "missing required field")) {
+        #expect(throws: NanopbError.encodeFailed(reason: .missingRequiredField)) {
             try Rtm_LegacyJoinResponse().serializedBytes()
         }
     }
@@ -97,7 +98,7 @@ import BundledProto
             _ = try Rtm_Topic(serializedBytes: hostile)
         } catch {
             guard case .decodeFailed(let reason, _) = error else { Issue.record("\(error)"); return }
-            #expect(reason == "nesting deeper than 100 levels")
+            #expect(reason == .nestingTooDeep(limit: 100))
         }
     }
 

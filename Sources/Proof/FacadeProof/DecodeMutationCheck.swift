@@ -44,7 +44,8 @@ public enum DecodeMutationCheck {
             first = try messageType.decodeReencode(input)
         } catch let error as NanopbError {
             rejected += 1
-            guard case let .decodeFailed(_, offset) = error else { return "decode threw \(error), not decodeFailed" }
+            guard case let .decodeFailed(reason, offset) = error else { return "decode threw \(error), not decodeFailed" }
+            if reason == .other("(no message)") { return "decode failed without a reason (\(error))" }
             return offset >= 0 && offset <= input.count ? nil : "error offset \(offset) outside the input (\(error))"
         } catch {
             rejected += 1

@@ -16,7 +16,9 @@ _Static_assert(_Generic(((pb_ostream_t *)0)->callback, const int *: 1, default: 
 /* The stream layouts the Swift runtime builds and reads (errmsg present: PB_NO_ERRMSG is off). */
 _Static_assert(offsetof(pb_istream_t, bytes_left) == 2 * sizeof(void *), "pb_istream_t layout");
 _Static_assert(offsetof(pb_istream_t, errmsg) == 3 * sizeof(void *), "pb_istream_t.errmsg offset");
-_Static_assert(sizeof(pb_istream_t) == 4 * sizeof(void *), "pb_istream_t size");
+/* patches/nanopb/0100-depth-limit.patch appends the nesting depth after errmsg. */
+_Static_assert(offsetof(pb_istream_t, depth) == 4 * sizeof(void *), "pb_istream_t.depth offset (patch 0100 applied?)");
+_Static_assert(sizeof(pb_istream_t) == 5 * sizeof(void *), "pb_istream_t size");
 _Static_assert(offsetof(pb_ostream_t, bytes_written) == 3 * sizeof(void *), "pb_ostream_t layout");
 _Static_assert(offsetof(pb_ostream_t, errmsg) == 4 * sizeof(void *), "pb_ostream_t.errmsg offset");
 _Static_assert(sizeof(pb_ostream_t) == 5 * sizeof(void *), "pb_ostream_t size");

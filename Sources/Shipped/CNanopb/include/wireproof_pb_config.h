@@ -43,6 +43,13 @@
  * settings would misread each other's streams. */
 #define PB_BUFFER_ONLY 1
 
+/* Deepest submessage nesting the decoder accepts (protoc-gen-swift's default; the top-level
+ * message is depth 0). Enforced inside nanopb's submessage decoder by
+ * patches/nanopb/0100-depth-limit.patch: a counter in pb_istream_t, always on, independent of the
+ * schema's shape. Deeper input fails with "nesting too deep" (NanopbError.Reason.nestingTooDeep).
+ * Not ABI: only the decoder reads it. */
+#define PB_MAX_NESTING_DEPTH 100
+
 /* Deliberately NOT defined (the ABI guard rejects them):
  *   PB_NO_ERRMSG     -- the Swift error carries nanopb's message; removes `errmsg` from streams.
  *   PB_WITHOUT_64BIT -- int64/uint64/fixed64/double fields are ordinary protobuf.
