@@ -11,12 +11,18 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# The main job (README): build the bundled schema's descriptor set with protoc and cross-check the
-# oracle against protoc on every exemplar; prints a per-file summary table, exits non-zero on any
-# disagreement. Options: make run ORACLE_ARGS="--random 1000 --seed 7".
-.PHONY: run
+# The main job (README): `wireproof prove` on PROTO_DIR (default: the bundled schema): oracle vs
+# protoc, generate C + facades + catalog into a scratch package, build it, every exemplar through the
+# facades vs the oracle, seeded decode mutation, deviation accounting. Prints progress, a table per
+# file and a total; exits non-zero on any unexplained difference. PROVE_ARGS adds options, e.g.
+#   make run PROTO_DIR=~/src/myapi/protos PROVE_ARGS="--random 1000 --json proof.json"
+# `make oracle-check` runs step 1 alone (ORACLE_ARGS="--random 1000 --seed 7").
+.PHONY: run oracle-check
 run: setup
-	$(SWIFT) run -c release wireproof oracle-check --proto-dir Protos $(ORACLE_ARGS)
+	$(SWIFT) build --product wireproof
+	$(SWIFT) run --skip-build wireproof prove --proto-dir "$(PROTO_DIR)" $(PROVE_ARGS)
+oracle-check: setup
+	$(SWIFT) run -c release wireproof oracle-check --proto-dir "$(PROTO_DIR)" $(ORACLE_ARGS)
 
 # --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
 # `make proto` turns PROTO_DIR's .proto files into a C target (nanopb, every field FT_POINTER) in C_OUT
@@ -26,21 +32,22 @@ run: setup
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
-# TEST_OUT: exemplar conformance inputs (`protogen exemplar-tests`); empty skips the step. It
-# defaults to Tests/ConformanceTests/Generated only for the bundled schema (PROTO_DIR, SWIFT_OUT and
-# PRUNE left alone), so generating your own schema never rewrites the package's tests.
+# CATALOG_OUT: the schema's catalog module for the proof (`protogen catalog`); empty skips the step.
+# It defaults to Sources/Generated/BundledProtoCatalog only for the bundled schema (PROTO_DIR,
+# SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites the package's targets
+# (`wireproof prove` makes the catalog of your schema in its own scratch package).
 PROTO_DIR ?= Protos
 C_OUT ?= Sources/Generated/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
 SWIFT_OUT ?= Sources/Generated/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
-TEST_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Tests/ConformanceTests/Generated)
+CATALOG_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Sources/Generated/BundledProtoCatalog)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
 	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)")
-PROTO_TEST_ARGS = $(if $(strip $(TEST_OUT)),--test-out "$(TEST_OUT)")
+PROTO_TEST_ARGS = $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)")
 export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols

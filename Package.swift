@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "BundledProto", targets: ["BundledProto"]),
         .library(name: "ProtoOracle", targets: ["ProtoOracle"]),
         .executable(name: "wireproof", targets: ["wireproof"]),
+        .library(name: "FacadeProof", targets: ["FacadeProof"]),
+        .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
+        .library(name: "WireTransport", targets: ["WireTransport"]),
     ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
@@ -39,8 +42,16 @@ let package = Package(
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
         // The oracle-versus-protoc cross-check (one implementation for the tests and the command).
         .target(name: "OracleCheck", dependencies: ["ProtoOracle", "ProtoSchema"], path: "Sources/Proof/OracleCheck"),
+        // The proof of a schema's facades against the oracle (exemplar checks, seeded decode
+        // mutation, deviation accounting): one implementation for swift test, `wireproof prove`
+        // and the fuzz targets. Meets the facades only through a generated catalog module.
+        .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
+        // The bundled schema's catalog (`protogen catalog`, output of `make proto`; do not edit).
+        .target(name: "BundledProtoCatalog", dependencies: ["BundledProto", "FacadeProof"], path: "Sources/Generated/BundledProtoCatalog"),
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
-        .executableTarget(name: "wireproof", dependencies: ["OracleCheck"], path: "Sources/Tools/wireproof"),
+        .executableTarget(name: "wireproof", dependencies: ["OracleCheck", "ProveKit"], path: "Sources/Tools/wireproof"),
+        // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof"], path: "Sources/Tools/ProveKit"),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck"],
             exclude: ["Fixtures"]),
@@ -49,10 +60,16 @@ let package = Package(
         .testTarget(
             name: "FacadeEdgeCaseTests",
             dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
-        // Every oracle exemplar built through the facades (Generated/: `protogen exemplar-tests`,
-        // output of `make proto`) against the oracle: same bytes, stable round trip, same message.
+        // Every oracle exemplar built through the facades (the generated BundledProtoCatalog) against
+        // the oracle through FacadeProof: same bytes, stable round trip, same message; seeded mutation.
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+            dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+        // The wire (docs/transport.md): Network.framework-shaped connections and listeners on POSIX
+        // sockets, Dispatch and OpenSSL; no dependency on any protobuf target. CWireTransport holds
+        // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
+        .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
+        .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
+        .testTarget(name: "WireTransportTests", dependencies: ["WireTransport"]),
     ]
 )

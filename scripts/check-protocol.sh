@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# `make check-protocol` (a CI leg): regenerate the bundled schema's C target, facades and exemplar
-# conformance inputs into .scratch/check-protocol/ exactly as `make proto` would, and fail, listing
+# `make check-protocol` (a CI leg): regenerate the bundled schema's C target, facades and catalog
+# module into .scratch/check-protocol/ exactly as `make proto` would, and fail, listing
 # the files, if anything differs from the committed output -- a changed file, or a file present in
 # only one of the trees.
 # Also checks that the nanopb rename list is complete (scripts/nanopb-symbols.sh --check).
 #
 #   bash scripts/check-protocol.sh [--c-only]
 #
-# Environment: PROTO_DIR, C_OUT, C_MODULE, SWIFT_OUT, TEST_OUT as for `make proto` (defaults: the
-# bundled schema and the package's own targets; TEST_OUT defaults to Tests/ConformanceTests/Generated
+# Environment: PROTO_DIR, C_OUT, C_MODULE, SWIFT_OUT, CATALOG_OUT as for `make proto` (defaults: the
+# bundled schema and the package's own targets; CATALOG_OUT defaults to Sources/Generated/BundledProtoCatalog
 # only for the bundled schema, and set empty it is not compared); SWIFT_BUILD_FLAGS for `swift run
 # protogen`.
 # The comparison is against the working tree, which in CI is the committed state; generated files
@@ -27,24 +27,24 @@ C_OUT=${C_OUT:-Sources/Generated/BundledProtoC}
 C_MODULE=${C_MODULE:-$(basename "$C_OUT")}
 SWIFT_OUT=${SWIFT_OUT:-Sources/Generated/BundledProto}
 if [ "$PROTO_DIR" = Protos ] && [ "$SWIFT_OUT" = Sources/Generated/BundledProto ] && [ -z "${PRUNE:-}" ]; then
-  TEST_OUT=${TEST_OUT-Tests/ConformanceTests/Generated}
+  CATALOG_OUT=${CATALOG_OUT-Sources/Generated/BundledProtoCatalog}
 else
-  TEST_OUT=${TEST_OUT:-}
+  CATALOG_OUT=${CATALOG_OUT:-}
 fi
-[ "$c_only" = 0 ] || TEST_OUT=""
+[ "$c_only" = 0 ] || CATALOG_OUT=""
 
 scratch="$root/.scratch/check-protocol"
 rm -rf "$scratch"
 mkdir -p "$scratch"
 fresh_c="$scratch/$(basename "$C_OUT")"
 fresh_swift="$scratch/$(basename "$SWIFT_OUT")"
-fresh_test="$scratch/tests-$(basename "${TEST_OUT:-none}")"
+fresh_catalog="$scratch/catalog-$(basename "${CATALOG_OUT:-none}")"
 
 args=(--proto-dir "$PROTO_DIR" --c-out "$fresh_c" --c-module "$C_MODULE" --swift-out "$fresh_swift")
 [ -z "${PRUNE:-}" ] || args+=(--prune "$PRUNE")
 [ -z "${NANOPB_OPTIONS:-}" ] || args+=(--options "$NANOPB_OPTIONS")
 [ "$c_only" = 0 ] || args+=(--c-only)
-[ -z "$TEST_OUT" ] || args+=(--test-out "$fresh_test")
+[ -z "$CATALOG_OUT" ] || args+=(--catalog-out "$fresh_catalog")
 bash scripts/proto.sh "${args[@]}"
 
 # compare_tree COMMITTED FRESH: print one line per difference, relative to the repository.
@@ -63,12 +63,12 @@ compare_tree() {
 
 report=$(compare_tree "$C_OUT" "$fresh_c")
 [ "$c_only" = 1 ] || report+=$'\n'$(compare_tree "$SWIFT_OUT" "$fresh_swift")
-[ -z "$TEST_OUT" ] || report+=$'\n'$(compare_tree "$TEST_OUT" "$fresh_test")
+[ -z "$CATALOG_OUT" ] || report+=$'\n'$(compare_tree "$CATALOG_OUT" "$fresh_catalog")
 report=$(printf '%s\n' "$report" | sed '/^$/d')
 
 untracked=""
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  dirs=("$C_OUT"); [ "$c_only" = 1 ] || dirs+=("$SWIFT_OUT"); [ -z "$TEST_OUT" ] || dirs+=("$TEST_OUT")
+  dirs=("$C_OUT"); [ "$c_only" = 1 ] || dirs+=("$SWIFT_OUT"); [ -z "$CATALOG_OUT" ] || dirs+=("$CATALOG_OUT")
   untracked=$( (git ls-files --others --exclude-standard -- "${dirs[@]}" 2>/dev/null || true) | sed 's/^/  untracked: /')
 fi
 
@@ -87,4 +87,4 @@ if [ -n "$untracked" ]; then
   [ "${CHECK_PROTOCOL_ALLOW_UNTRACKED:-0}" = 1 ] || exit 1
 fi
 [ "$symbols_ok" = 1 ] || exit 1
-echo "check-protocol: generated output matches ($C_OUT$([ "$c_only" = 1 ] || echo ", $SWIFT_OUT")$([ -z "$TEST_OUT" ] || echo ", $TEST_OUT"))"
+echo "check-protocol: generated output matches ($C_OUT$([ "$c_only" = 1 ] || echo ", $SWIFT_OUT")$([ -z "$CATALOG_OUT" ] || echo ", $CATALOG_OUT"))"

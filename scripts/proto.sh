@@ -3,7 +3,7 @@
 # and a folder of Swift facades over it.
 #
 #   bash scripts/proto.sh [--c-only] --proto-dir DIR --c-out DIR [--c-module NAME] --swift-out DIR
-#                         [--prune "DIR..."] [--options FILE] [--descriptor-out FILE] [--test-out DIR]
+#                         [--prune "DIR..."] [--options FILE] [--descriptor-out FILE] [--catalog-out DIR]
 #
 #   --proto-dir       schema root: every *.proto below it is compiled, named relative to it
 #   --c-out           C target folder, entirely owned by this script (include/, src/ are replaced)
@@ -25,14 +25,16 @@
 #   --descriptor-out  also keep the protoc descriptor set (whole schema, imports included) here
 #   --proto-path DIR  extra import root (repeatable) for imports outside --proto-dir; /usr/include
 #                     (Google's well-known types) is always searched
-#   --test-out DIR    also write the exemplar conformance inputs there (`protogen exemplar-tests`:
-#                     every oracle exemplar built through the facades, for a test target that
-#                     imports the facade module, the --swift-out folder's name); needs every type
-#                     (no --prune). Without it the step is skipped.
+#   --catalog-out DIR also write the schema's catalog module there (`protogen catalog`: every
+#                     message type by full name and every oracle exemplar built through the facades,
+#                     for FacadeProof; a target depending on the facade module, the --swift-out
+#                     folder's name, and FacadeProof); needs every type (no --prune). Without it
+#                     the step is skipped.
 #   --c-only          stop after the C target (no facades; the plan still comes from protogen)
 #
 # Every decision (which files get C, which types get facades, C and Swift names, options) comes
-# from one plan: `protogen plan`, asked before any C is generated.
+# from one plan: `protogen plan`, asked before any C is generated; facades and catalog are
+# generated from the same plan inputs.
 #
 # Environment: SWIFT (default swift), SWIFT_BUILD_FLAGS (e.g. "--scratch-path /tmp/b") for the
 # `swift run protogen` step, PROTOGEN_FLAGS (extra arguments for `protogen facades`), PROTO_NO_HINT=1
@@ -52,7 +54,7 @@ die() { echo "proto: $*" >&2; exit 1; }
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 
 extra_paths=()
-c_only=0 proto_dir="" c_out="" c_module="" swift_out="" prune="" options="" descriptor_out="" test_out=""
+c_only=0 proto_dir="" c_out="" c_module="" swift_out="" prune="" options="" descriptor_out="" catalog_out=""
 honour=0 external=""
 [ "${NANOPB_OPTIONS_MODE:-skip}" = honour ] && honour=1
 case "${NANOPB_OPTIONS_MODE:-skip}" in skip|honour) ;; *) die "NANOPB_OPTIONS_MODE must be skip or honour" ;; esac
@@ -66,7 +68,7 @@ while [ $# -gt 0 ]; do
     --prune) prune=$2; shift 2 ;;
     --options) options=$(abspath "$2"); shift 2 ;;
     --descriptor-out) descriptor_out=$(abspath "$2"); shift 2 ;;
-    --test-out) test_out=$(abspath "$2"); shift 2 ;;
+    --catalog-out) catalog_out=$(abspath "$2"); shift 2 ;;
     --proto-path) extra_paths+=(-I"$(abspath "$2")"); shift 2 ;;
     --honour-options) honour=1; shift ;;
     --external-module) external=$2; shift 2 ;;
@@ -77,7 +79,7 @@ done
 [ "$c_only" = 1 ] || [ -n "$swift_out" ] || die "--swift-out is required (or --c-only)"
 [ -d "$proto_dir" ] || die "schema folder $proto_dir does not exist"
 [ -n "$c_module" ] || c_module=$(basename "$c_out")
-[ -z "$test_out" ] || [ -z "$prune" ] || die "--test-out needs facades for every type; it cannot be combined with --prune"
+[ -z "$catalog_out" ] || [ -z "$prune" ] || die "--catalog-out needs facades for every type; it cannot be combined with --prune"
 [[ "$c_module" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "C module name '$c_module' is not an identifier"
 [ -f "$nanopb/generator/nanopb_generator.py" ] || die "nanopb generator missing; run 'make setup'"
 "$python" -c 'import google.protobuf' 2>/dev/null || die "$python lacks python3-protobuf; run 'make setup'"
@@ -226,18 +228,18 @@ mkdir -p "$swift_out"
   die "protogen facades failed"
 echo "proto: facades in ${swift_out#"$root"/}"
 
-# --- 5. Exemplar conformance inputs (only with --test-out) -----------------------------------------
-if [ -n "$test_out" ]; then
+# --- 5. Catalog module for the proof (only with --catalog-out) -------------------------------------
+if [ -n "$catalog_out" ]; then
   # The tests find the schema through this hint; recorded only when it is inside the package, so
   # no absolute path reaches the output.
   hint=()
   case "$proto_dir" in "$root"/*) hint=(--proto-dir-hint "${proto_dir#"$root"/}") ;; esac
-  mkdir -p "$test_out"
+  mkdir -p "$catalog_out"
   # shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
-  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen exemplar-tests --descriptor-set "$set_file" \
-    --facade-module "$(basename "$swift_out")" --swift-out "$test_out" "${hint[@]}") ||
-    die "protogen exemplar-tests failed"
-  echo "proto: exemplar tests in ${test_out#"$root"/}"
+  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen catalog "${plan_args[@]}" \
+    --facade-module "$(basename "$swift_out")" --swift-out "$catalog_out" "${hint[@]}") ||
+    die "protogen catalog failed"
+  echo "proto: catalog in ${catalog_out#"$root"/}"
 fi
 
 print_hint

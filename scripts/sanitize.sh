@@ -6,7 +6,8 @@
 #                                   UndefinedBehaviorSanitizer in abort mode (Swift itself has no
 #                                   UBSan; its checks are always on). Any report fails the run
 #   bash scripts/sanitize.sh tsan   the runtime suites (ownership, views, oneofs, concurrency
-#                                   stress) under ThreadSanitizer with halt_on_error=1, since a
+#                                   stress) and the transport suite (Dispatch callbacks) under
+#                                   ThreadSanitizer with halt_on_error=1, since a
 #                                   TSan report does not change the exit status otherwise
 #
 # Extra arguments go to `swift test` (e.g. --filter NanopbRuntimeTests).
@@ -27,7 +28,7 @@ case "$kind" in
   tsan)
     export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     flags=(--sanitize=thread --scratch-path "$root/.build/tsan")
-    filter=(--filter 'NanopbRuntimeTests|FacadeEdgeCaseTests')
+    filter=(--filter 'NanopbRuntimeTests|FacadeEdgeCaseTests|WireTransportTests')
     ;;
   *) echo "sanitize: usage: $0 asan|tsan [swift test arguments]" >&2; exit 2 ;;
 esac

@@ -22,7 +22,8 @@ done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ make)
+packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ make
+          openssl libavahi-compat-libdnssd-dev avahi-daemon dbus iproute2 strace)
 # The deb-src entry lives in a file of our own; the distribution's lists are never edited.
 src_list=/etc/apt/sources.list.d/wireproof-src.sources
 
@@ -31,17 +32,48 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-need_update=0
-if [ ! -f "$src_list" ]; then
-  echo "setup: adding deb-src entry for bookworm main ($src_list)"
-  $SUDO tee "$src_list" >/dev/null <<'SRC'
-# Added by Wireproof's scripts/setup.sh: source packages for nanopb and protobuf.
+# The deb-src entry names the archive the machine's own apt sources use (a mirror or proxy stays
+# in force), read from the first enabled `deb` entry for bookworm main, deb822 or one-line format.
+# Only when the machine has none does it fall back to Debian's default host.
+machine_archive() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && [ "$f" != "$src_list" ] || continue
+    awk 'BEGIN { RS = ""; FS = "\n" }
+      { types = ""; uris = ""; suites = ""; comps = ""; signed = ""; enabled = "yes"
+        for (i = 1; i <= NF; i++) {
+          split($i, kv, ":[ \t]*"); key = kv[1]; value = substr($i, length(key) + 2); sub(/^[ \t]+/, "", value)
+          if (key == "Types") types = value; else if (key == "URIs") uris = value
+          else if (key == "Suites") suites = value; else if (key == "Components") comps = value
+          else if (key == "Signed-By") signed = value; else if (key == "Enabled") enabled = value }
+        if (enabled != "no" && types ~ /(^| )deb( |$)/ && (" " suites " ") ~ / bookworm / && (" " comps " ") ~ / main /) {
+          split(uris, u, " "); print u[1] "|" signed; exit } }' "$f"
+  done | head -n 1
+  if [ -f /etc/apt/sources.list ]; then
+    awk '$1 == "deb" { uri = ""; for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\//) { uri = $i; suite = $(i + 1); break }
+      if (uri != "" && suite == "bookworm") { for (j = i + 2; j <= NF; j++) if ($j == "main") { print uri "|"; exit } } }' /etc/apt/sources.list
+  fi
+}
+archive=$(machine_archive | head -n 1)
+archive_uri=${archive%%|*}
+archive_key=${archive#*|}
+if [ -z "$archive_uri" ]; then
+  archive_uri=http://deb.debian.org/debian
+  echo "setup: no bookworm main entry in the machine's apt sources; using $archive_uri for deb-src" >&2
+fi
+[ -n "$archive_key" ] || archive_key=/usr/share/keyrings/debian-archive-keyring.gpg
+wanted_src_list="# Added by Wireproof's scripts/setup.sh: source packages for nanopb and protobuf, from the
+# archive this machine's own apt sources use.
 Types: deb-src
-URIs: http://deb.debian.org/debian
+URIs: $archive_uri
 Suites: bookworm
 Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+Signed-By: $archive_key"
+
+need_update=0
+if [ "$(cat "$src_list" 2>/dev/null)" != "$wanted_src_list" ]; then
+  echo "setup: writing deb-src entry for bookworm main from $archive_uri ($src_list)"
+  printf '%s\n' "$wanted_src_list" | $SUDO tee "$src_list" >/dev/null
   need_update=1
 fi
 if [ ${#missing[@]} -gt 0 ] || [ ! -d "$deps/nanopb/generator" ] || \

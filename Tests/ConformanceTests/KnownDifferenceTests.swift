@@ -3,6 +3,8 @@
 // and the facade bug the exemplars found (-0.0 dropped by builders).
 
 import BundledProto
+import BundledProtoCatalog
+import FacadeProof
 import ProtoOracle
 import ProtoSchema
 import Testing
@@ -14,8 +16,8 @@ struct KnownDifferenceTests {
     @Test("every oracle exemplar is generated, and every known difference is exercised")
     func coverageAndCounts() async throws {
         let loaded = try await BundledSchema.loaded()
-        let generated = Set(generatedExemplars.map(\.name))
-        let excluded = Dictionary(generatedExemplarExclusions.map { ($0.name, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        let generated = Set(catalogExemplars.map(\.name))
+        let excluded = Dictionary(facadeCatalog.exclusions.map { ($0.name, $0.reason) }, uniquingKeysWith: { a, _ in a })
         for name in loaded.exemplars.keys.sorted() where !generated.contains(name) {
             let message = String(name.prefix { $0 != "#" && $0 != "!" })
             #expect(excluded[name] != nil || excluded[message] != nil, "oracle exemplar \(name) is neither generated nor excluded; run make proto")
@@ -24,7 +26,7 @@ struct KnownDifferenceTests {
 
         var identical = 0
         var perRule: [KnownDifference: Int] = [:]
-        for entry in generatedExemplars {
+        for entry in catalogExemplars {
             guard let exemplar = loaded.exemplars[entry.name] else { continue }
             if try entry.build() == exemplar.message.serializedBytes() {
                 identical += 1
@@ -32,12 +34,12 @@ struct KnownDifferenceTests {
                 for rule in KnownDifference.affecting(exemplar.message) { perRule[rule, default: 0] += 1 }
             }
         }
-        var lines = ["exemplar conformance: \(generatedExemplars.count) exemplars checked, \(identical) byte-identical to the canonical oracle encoding, \(generatedExemplarExclusions.count) excluded"]
+        var lines = ["exemplar conformance: \(catalogExemplars.count) exemplars checked, \(identical) byte-identical to the canonical oracle encoding, \(facadeCatalog.exclusions.count) excluded"]
         for rule in KnownDifference.all {
             lines.append("  \(rule.id): \(perRule[rule, default: 0]) exemplars (identical under the nanopb profile) — \(rule.reason)")
             #expect(perRule[rule, default: 0] > 0, "known difference \(rule.id) is exercised by no exemplar: remove it or add a schema field that shows it")
         }
-        for exclusion in generatedExemplarExclusions { lines.append("  excluded \(exclusion.name): \(exclusion.reason)") }
+        for exclusion in facadeCatalog.exclusions { lines.append("  excluded \(exclusion.name): \(exclusion.reason)") }
         print(lines.joined(separator: "\n"))
     }
 
@@ -75,7 +77,7 @@ struct KnownDifferenceTests {
     func packingDifferenceIsOnlyInTheBytes() async throws {
         let loaded = try await BundledSchema.loaded()
         var covered = 0
-        for entry in generatedExemplars {
+        for entry in catalogExemplars {
             guard let exemplar = loaded.exemplars[entry.name],
                   KnownDifference.affecting(exemplar.message).contains(.packsEveryRepeatedNumber) else { continue }
             covered += 1
@@ -85,7 +87,7 @@ struct KnownDifferenceTests {
             #expect(facade != canonical, "\(entry.name): expected the packing difference")
             #expect(try DynamicMessage(serializedBytes: facade, schema: schema, in: loaded.schemas) == exemplar.message, "\(entry.name)")
             #expect(try DynamicMessage(serializedBytes: canonical, schema: schema, in: loaded.schemas) == exemplar.message, "\(entry.name)")
-            #expect(try entry.decodeReencode(canonical) == facade, "\(entry.name): facade does not read the unpacked form back")
+            #expect(try #require(facadeCatalog.messageType(named: entry.messageType)).decodeReencode(canonical) == facade, "\(entry.name): facade does not read the unpacked form back")
         }
         #expect(covered > 0)
     }

@@ -1,6 +1,8 @@
-import Testing
+import BundledProtoCatalog
+import FacadeProof
 import NanopbRuntime
 import ProtoOracle
+import Testing
 
 /// Seeded mutation of valid encodings through the facade decoder: the guarantees towards untrusted
 /// bytes that docs/DESIGN.md lists, checked on every message type of the bundled schema:
@@ -11,72 +13,37 @@ import ProtoOracle
 /// Every mutant is derived from one fixed seed; a failure prints the seed, the message, and the
 /// mutant, so it can be replayed and turned into a named regression test.
 @Suite struct SeededDecodeMutationTests {
-    static let seed: UInt64 = 0x5EED_DEC0DE
+    static let seed = DecodeMutationCheck.defaultSeed
     static let mutantsPerMessage = 64
 
     /// One full exemplar per message type (names without a oneof or edge suffix).
-    static let inputs = generatedExemplars.filter { !$0.name.contains("#") && !$0.name.contains("!") }
+    static let inputs = catalogExemplars.filter { !$0.name.contains("#") && !$0.name.contains("!") }
 
     @Test(arguments: inputs)
-    func mutatedEncodingsFailCleanlyOrRoundTripStably(_ exemplar: GeneratedExemplar) async throws {
+    func mutatedEncodingsFailCleanlyOrRoundTripStably(_ exemplar: FacadeExemplar) async throws {
         let loaded = try await BundledSchema.loaded()
         let schema = try #require(loaded.schemas.message(exemplar.messageType))
-        let original = try exemplar.build()
-        var random = SplitMix64(seed: Self.seed ^ UInt64(truncatingIfNeeded: exemplar.name.hashValueStable))
+        let messageType = try #require(facadeCatalog.messageType(named: exemplar.messageType))
+        let outcome = DecodeMutationCheck.run(messageType, original: try exemplar.build(), schema: schema,
+                                              schemas: loaded.schemas, seed: Self.seed, count: Self.mutantsPerMessage)
+        for failure in outcome.failures { Issue.record(Comment(rawValue: failure)) }
+        #expect(outcome.accepted + outcome.rejected == Self.mutantsPerMessage)
+    }
+
+    /// The check itself can fail: a decoder that "accepts" by returning different bytes each time,
+    /// or reports an offset outside the input, is caught.
+    @Test func aBrokenDecoderIsCaughtByTheProperties() async throws {
+        let loaded = try await BundledSchema.loaded()
+        let exemplar = try #require(Self.inputs.first)
+        let schema = try #require(loaded.schemas.message(exemplar.messageType))
+        let real = try #require(facadeCatalog.messageType(named: exemplar.messageType))
         var accepted = 0, rejected = 0
-        for index in 0..<Self.mutantsPerMessage {
-            let mutant = Self.mutate(original, &random)
-            let context = "seed \(Self.seed) \(exemplar.name) mutant \(index): \(hexPreview(mutant, limit: 4096))"
-            let first: [UInt8]
-            do {
-                first = try exemplar.decodeReencode(mutant)
-            } catch let error as NanopbError {
-                guard case let .decodeFailed(reason, offset) = error else {
-                    Issue.record("decode threw \(error), not decodeFailed — \(context)"); continue
-                }
-                #expect(!reason.isEmpty && offset >= 0 && offset <= mutant.count, "\(error) — \(context)")
-                rejected += 1
-                continue
-            }
-            accepted += 1
-            let second = try exemplar.decodeReencode(first)
-            #expect(second == first, "re-encoding is not stable — \(context)")
-            do {
-                _ = try DynamicMessage(serializedBytes: first, schema: schema, in: loaded.schemas)
-            } catch let error where error.reason == .invalidUTF8 {
-                // Pinned deviation (docs/deviations.md): nanopb keeps invalid UTF-8 in proto3 strings.
-            } catch {
-                Issue.record("the oracle rejects the facade's re-encoding (\(error)) — \(context)")
-            }
-        }
-        #expect(accepted + rejected == Self.mutantsPerMessage)
-    }
-
-    /// One random edit: flip a bit, overwrite a byte, truncate, insert random bytes, duplicate or
-    /// delete a slice. Inputs stay small (at most twice the original plus 16 bytes).
-    static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
-        var out = bytes
-        let position = out.isEmpty ? 0 : random.below(out.count)
-        switch random.below(6) {
-        case 0 where !out.isEmpty: out[position] ^= UInt8(1) << UInt8(random.below(8))
-        case 1 where !out.isEmpty: out[position] = UInt8(truncatingIfNeeded: random.next())
-        case 2: out = Array(out.prefix(position))
-        case 3: out.insert(contentsOf: (0..<1 + random.below(16)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: position)
-        case 4 where !out.isEmpty:
-            let end = min(out.count, position + 1 + random.below(32))
-            out.insert(contentsOf: out[position..<end], at: random.below(out.count + 1))
-        case 5 where !out.isEmpty:
-            let end = min(out.count, position + 1 + random.below(8))
-            out.removeSubrange(position..<end)
-        default: out.append(UInt8(truncatingIfNeeded: random.next()))
-        }
-        return out
-    }
-}
-
-extension String {
-    /// FNV-1a of the UTF-8 bytes: stable across runs, unlike `hashValue`.
-    var hashValueStable: UInt64 {
-        utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let unstable = FacadeMessageType(real.fullName) { bytes in try real.decodeReencode(bytes) + [0] }
+        let original = try exemplar.build()
+        #expect(DecodeMutationCheck.check(original, unstable, schema: schema, schemas: loaded.schemas,
+                                          accepted: &accepted, rejected: &rejected) != nil)
+        let badOffset = FacadeMessageType(real.fullName) { _ in throw NanopbError.decodeFailed(reason: "planted", offset: 1 << 40) }
+        #expect(DecodeMutationCheck.check(original, badOffset, schema: schema, schemas: loaded.schemas,
+                                          accepted: &accepted, rejected: &rejected) != nil)
     }
 }

@@ -46,7 +46,8 @@ import Testing
     @Test func rejectsHugeLengthsWithoutAllocating() async throws {
         let set = try await Fixtures.wire()
         #expect(try decodeError("3a ff ff ff ff 0f", as: S, set) == OracleDecodeError(.lengthPastEnd, at: 1))
-        #expect(try decodeError("3a ff ff ff ff ff ff ff ff ff 01", as: S, set) == OracleDecodeError(.lengthPastEnd, at: 1))
+        #expect(try decodeError("3a ff ff ff ff ff ff ff ff ff 01", as: S, set) == OracleDecodeError(.overlongLength, at: 1))
+        #expect(try decodeError("3a ff ff ff ff 07", as: S, set) == OracleDecodeError(.lengthPastEnd, at: 1))
         #expect(try decodeError("6a ff ff ff 7f 01", as: S, set) == OracleDecodeError(.lengthPastEnd, at: 1))  // packed
     }
 
@@ -90,10 +91,23 @@ import Testing
         #expect(try decodeError("00", as: S, set) == OracleDecodeError(.fieldNumberZero, at: 0))
     }
 
-    @Test func rejectsFieldNumberAboveMaximumAtOffset() async throws {
-        // Tag 2^32: field number 2^29, one past the largest legal number.
+    @Test func aFiveByteTagIsTruncatedTo32BitsLikeGooglesParser() async throws {
+        // Tag 2^32 (field number 2^29 before truncation) wraps to tag 0, which Google's C++ parser
+        // rejects; tag 2^32 + 8 wraps to field 1 varint, which it accepts (issue 8).
         let set = try await Fixtures.wire()
-        #expect(try decodeError("08 01 80 80 80 80 10 00", as: S, set) == OracleDecodeError(.fieldNumberTooLarge, at: 2))
+        #expect(try decodeError("08 01 80 80 80 80 10 00", as: S, set) == OracleDecodeError(.fieldNumberZero, at: 2))
+        #expect(try decode("88 80 80 80 10 01", as: S, set) == decode("08 01", as: S, set))
+        #expect(try decode("88 80 80 80 10 01", as: S, set).unknownFields.isEmpty)
+    }
+
+    @Test func rejectsALengthPrefixLongerThanFiveBytesLikeGooglesParser() async throws {
+        // Google's parsers read a size in at most 5 bytes: a padded 6-byte prefix of 1 is refused
+        // (the oracle used to accept it and re-emit it, bytes protoc then refused).
+        let set = try await Fixtures.wire()
+        #expect(try decodeError("32 81 80 80 80 80 00 61", as: S, set) == OracleDecodeError(.overlongLength, at: 1))
+        #expect(try decodeError("08 01 d2 01 81 80 80 80 80 80 80 80 80 00 61", as: S, set) == OracleDecodeError(.overlongLength, at: 4))
+        // A padded 5-byte prefix is still a prefix.
+        #expect(try decode("32 81 80 80 80 00 61", as: S, set) == decode("32 01 61", as: S, set))
     }
 
     @Test func rejectsInvalidUTF8InProto3StringsAtTheBadByte() async throws {

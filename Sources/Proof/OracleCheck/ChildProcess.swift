@@ -47,6 +47,29 @@ public enum ChildProcess {
         return Result(status: status, stdout: try readAll(files.stdout), stderr: try readAll(files.stderr))
     }
 
+    /// Runs `executable` with the caller's stdout and stderr (so its progress shows as it happens),
+    /// stdin from /dev/null, in `directory`, with `environment` added to the caller's; blocks until
+    /// it exits and returns its status (128 + signal when a signal ended it).
+    public static func runShowingOutput(
+        _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+    ) throws(LaunchError) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var command = ["/usr/bin/env"]
+        if let directory { command += ["-C", directory] }
+        command += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard error == 0 else {
+            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        }
+        return waitForExit(pid)
+    }
+
     /// Three temporary files: the child's stdin (holding `input`), stdout and stderr.
     private struct ScratchFiles {
         let stdin: String, stdout: String, stderr: String

@@ -4,7 +4,8 @@ import Foundation
 /// `main.swift` only forwards the process arguments here and exits with the returned status.
 public enum WireproofCommand {
     public static let usage = """
-        usage: wireproof oracle-check --proto-dir DIR [--seed N] [--random N] [--jobs N] [--protoc PATH]
+        usage: wireproof prove --proto-dir DIR [...]   (the whole proof; `wireproof prove` alone for its options)
+               wireproof oracle-check --proto-dir DIR [--seed N] [--random N] [--jobs N] [--protoc PATH]
 
           oracle-check  compile DIR's .proto files with protoc, cross-check the oracle against protoc
                         on every exemplar (and N random messages from seed N), print a summary table.

@@ -114,6 +114,25 @@ public enum OracleCheck {
         return files.sorted()
     }
 
+    /// Message names ordered round-robin over their files (the first message of every file, then
+    /// the second, ...), so that any number of random messages reaches every file before any file
+    /// gets a second one, and every message type before any gets a second.
+    public static func spreadOverFiles(_ messages: [MessageSchema]) -> [String] {
+        var byFile: [String: [String]] = [:]
+        var files: [String] = []
+        for message in messages {
+            if byFile[message.file] == nil { files.append(message.file) }
+            byFile[message.file, default: []].append(message.fullName)
+        }
+        var order: [String] = []
+        var round = 0
+        while order.count < messages.count {
+            for file in files where round < byFile[file]!.count { order.append(byFile[file]![round]) }
+            round += 1
+        }
+        return order
+    }
+
     /// Compiles the schema, then checks every exemplar of every message declared in the compiled
     /// files (text-exact ones; the rest are counted as excluded) and `randomCount` random messages
     /// cycling through those messages. `progress(done, total)` is called after each case.
@@ -148,7 +167,7 @@ public enum OracleCheck {
                 }
             }
         }
-        var random = RandomMessages(schemas: compiled.schemas, seed: configuration.seed, messages: messages.map(\.fullName))
+        var random = RandomMessages(schemas: compiled.schemas, seed: configuration.seed, messages: spreadOverFiles(messages))
         for index in 0..<configuration.randomCount {
             guard let message = random.next() else { break }
             cases.append(CheckCase(name: "random#\(index)", message: message, seed: configuration.seed))

@@ -57,8 +57,6 @@ extension DynamicMessage {
 ///    worst, for runs of one-byte varints or empty submessages).
 ///
 /// Where it deliberately differs from Google's C++ parser (all on malformed input):
-/// - A 5-byte tag whose value exceeds 32 bits is rejected as `fieldNumberTooLarge`; C++ reads
-///   tags as 32-bit values and silently wraps them.
 /// - Unknown fields are kept byte for byte (padded varints, padded lengths), where C++'s full
 ///   runtime re-encodes them canonically.
 /// - A closed-enum map value the enum does not declare sends the whole entry to the parent's
@@ -265,7 +263,8 @@ struct BinaryDecoder {
 
     // MARK: Primitive reads (each checks bounds against `end` first)
 
-    /// Reads a tag: at most 5 bytes (as Google's parsers), field number 1...2^29-1, wire type 0...5.
+    /// Reads a tag as Google's C++ parser does: at most 5 bytes, the value truncated to 32 bits
+    /// (so `88 80 80 80 10` reads as tag 8, field 1), field number not 0, wire type 0...5.
     private mutating func readTag(end: Int) throws(OracleDecodeError) -> (Int32, WireType) {
         let start = offset
         var raw: UInt64 = 0
@@ -279,7 +278,7 @@ struct BinaryDecoder {
             index += 1
             if byte < 0x80 { break }
         }
-        let number = raw >> 3
+        let number = (raw & 0xFFFF_FFFF) >> 3
         guard number != 0 else { throw OracleDecodeError(.fieldNumberZero, at: start) }
         guard number <= UInt64(Wire.maxFieldNumber) else { throw OracleDecodeError(.fieldNumberTooLarge, at: start) }
         guard let wire = WireType(rawValue: UInt8(raw & 7)) else { throw OracleDecodeError(.invalidWireType, at: start) }
@@ -305,10 +304,13 @@ struct BinaryDecoder {
         throw OracleDecodeError(.overlongVarint, at: start)  // unreachable: index 9 returns or throws
     }
 
-    /// Reads a length prefix and checks the payload fits before `end`.
+    /// Reads a length prefix and checks the payload fits before `end`. Like Google's parsers (a
+    /// size is a 32-bit value below 2 GiB), a prefix takes at most 5 bytes: a 6- to 10-byte
+    /// prefix is `overlongLength`, even when its value is small.
     private mutating func readLength(end: Int) throws(OracleDecodeError) -> Int {
         let start = offset
         let length = try readVarint(end: end)
+        guard offset - start <= 5 else { throw OracleDecodeError(.overlongLength, at: start) }
         guard length <= UInt64(end - offset) else { throw OracleDecodeError(.lengthPastEnd, at: start) }
         return Int(length)
     }

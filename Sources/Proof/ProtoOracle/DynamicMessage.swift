@@ -35,7 +35,10 @@ public struct DynamicMessage: Sendable {
     public var unknownFields: [UnknownField] = []
 
     /// An empty message of the given type; `schemas` must declare it (it resolves map fields).
-    public init(schema: MessageSchema, in schemas: SchemaSet) { self.layout = MessageLayout(schema, in: schemas) }
+    /// The layout comes from the set's shared `SchemaLayouts` (built once per set).
+    public init(schema: MessageSchema, in schemas: SchemaSet) {
+        self.layout = SchemaLayouts.shared(for: schemas).layouts[schema.fullName] ?? MessageLayout(schema, in: schemas)
+    }
 
     /// An empty message of the type named `fullName`; nil when `schemas` does not declare it.
     public init?(_ fullName: String, in schemas: SchemaSet) {

@@ -57,26 +57,22 @@ struct MapEntryFields: Sendable {
     let valueEnum: EnumSchema?
 }
 
-/// Resolves message types by full name and builds each type's layout at most once.
-///
-/// Not thread-safe by itself: each decoder, parser or generator owns one.
+/// Resolves message types by full name. Every layout comes from the schema set's shared
+/// `SchemaLayouts`, so decoders, parsers and generators never rebuild one.
 struct LayoutCache {
     let schemas: SchemaSet
-    private var layouts: [String: MessageLayout] = [:]
+    let shared: SchemaLayouts
 
-    init(_ schemas: SchemaSet) { self.schemas = schemas }
-
-    /// The layout of `fullName`; nil when the set does not declare it.
-    mutating func layout(_ fullName: String) -> MessageLayout? {
-        if let known = layouts[fullName] { return known }
-        guard let schema = schemas.message(fullName) else { return nil }
-        let layout = MessageLayout(schema, in: schemas)
-        layouts[fullName] = layout
-        return layout
+    init(_ schemas: SchemaSet) {
+        self.schemas = schemas
+        shared = SchemaLayouts.shared(for: schemas)
     }
 
+    /// The layout of `fullName`; nil when the set does not declare it.
+    func layout(_ fullName: String) -> MessageLayout? { shared.layouts[fullName] }
+
     /// An empty message of `fullName`; nil when the set does not declare it.
-    mutating func empty(_ fullName: String) -> DynamicMessage? {
+    func empty(_ fullName: String) -> DynamicMessage? {
         layout(fullName).map(DynamicMessage.init(layout:))
     }
 }

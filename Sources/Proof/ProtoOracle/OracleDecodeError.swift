@@ -13,13 +13,18 @@ public struct OracleDecodeError: Error, Sendable, Hashable, CustomStringConverti
         case lengthPastEnd
         /// A varint longer than 10 bytes, or a tag longer than 5 bytes; offset: its first byte.
         case overlongVarint
+        /// A length prefix longer than 5 bytes (Google's parsers read sizes as 32-bit values of
+        /// at most 5 bytes); offset: the prefix.
+        case overlongLength
         /// A 10-byte varint whose last byte is above 1 (only with `rejectOverwideVarints`); offset: its first byte.
         case overwideVarint
         /// A tag with wire type 6 or 7; offset: the tag.
         case invalidWireType
         /// A tag with field number 0; offset: the tag.
         case fieldNumberZero
-        /// A tag whose field number is above 536,870,911 (2^29 - 1); offset: the tag.
+        /// A tag whose field number is above 536,870,911 (2^29 - 1); offset: the tag. The binary
+        /// decoder no longer throws it: it truncates tags to 32 bits as Google's parsers do, so
+        /// every tag it reads has a number of at most 2^29 - 1.
         case fieldNumberTooLarge
         /// A proto3 string holds bytes that are not UTF-8; offset: the first byte of the bad sequence.
         case invalidUTF8

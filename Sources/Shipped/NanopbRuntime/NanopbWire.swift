@@ -130,7 +130,8 @@ enum NestingGuard {
         if depth > maxDepth { return start }
         var index = start
         while index < end {
-            guard let key = varint(bytes, &index, end) else { return nil }
+            // Tags are 32-bit values, truncated as nanopb (patch 0001) and Google read them.
+            guard let key = varint(bytes, &index, end).map({ $0 & 0xFFFF_FFFF }) else { return nil }
             switch key & 7 {
             case 0: guard varint(bytes, &index, end) != nil else { return nil }
             case 1: index += 8
@@ -143,10 +144,36 @@ enum NestingGuard {
                     return offset
                 }
                 index = next
+            case 3:
+                // An unknown group: nanopb (patch 0001) skips it and decodes what follows, so the
+                // scan must go on past it too. Nothing inside is decoded as a submessage.
+                guard skipGroup(bytes, &index, end) else { return nil }
             default: return nil
             }
         }
         return nil
+    }
+
+    /// Moves `index` past the group whose start tag was just read; false at anything malformed
+    /// (nanopb then fails at the same place, so the rest of the input is never decoded).
+    private static func skipGroup(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> Bool {
+        var open = 1
+        while open > 0 && open <= maxDepth {
+            guard let key = varint(bytes, &index, end) else { return false }
+            switch key & 7 {
+            case 0: guard varint(bytes, &index, end) != nil else { return false }
+            case 1: index += 8
+            case 5: index += 4
+            case 2:
+                guard let length = varint(bytes, &index, end), length <= UInt64(end - index) else { return false }
+                index += Int(length)
+            case 3: open += 1
+            case 4: open -= 1
+            default: return false
+            }
+            guard index <= end else { return false }
+        }
+        return open == 0
     }
 
     /// The descriptor of field `tag` when it is a submessage (or map entry) field.

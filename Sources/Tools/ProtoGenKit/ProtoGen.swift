@@ -1,6 +1,6 @@
 // The protogen command, as a library so it can be tested without a process. Subcommands:
 // `plan` (what proto.sh generates C for, and every name), `facades` (the Swift facades) and
-// `exemplar-tests`; all parse their flags with ParsedFlags and build the same FacadePlan.
+// `catalog`; all parse their flags with ParsedFlags and build the same FacadePlan.
 
 import Foundation
 import ProtoSchema
@@ -10,8 +10,7 @@ public enum ProtoGen {
         usage: protogen plan PLAN-INPUTS
                protogen facades PLAN-INPUTS --c-module CMODULE --swift-out DIR
                                 [--all-types | --prune-sources DIR ...]
-               protogen exemplar-tests --descriptor-set FILE.pb --facade-module MODULE --swift-out DIR
-                                       [--proto-dir-hint DIR]
+               protogen catalog PLAN-INPUTS --facade-module MODULE --swift-out DIR [--proto-dir-hint DIR]
         \(PlanFlags.usage)
         """
 
@@ -75,7 +74,7 @@ public enum ProtoGen {
     @discardableResult
     public static func run(_ arguments: [String]) throws(GeneratorError) -> [String] {
         switch arguments.first {
-        case "exemplar-tests": return try runExemplarTests(arguments)
+        case "catalog": return try runCatalog(arguments)
         case "plan": return try runPlan(arguments)
         case "facades":
             let options = try parse(arguments)

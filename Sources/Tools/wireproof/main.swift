@@ -1,5 +1,9 @@
-// The `wireproof` command: a thin entry point over `WireproofCommand` in the OracleCheck library.
+// The `wireproof` command: a thin entry point. `prove` is ProveKit's (the whole proof on any schema);
+// `oracle-check` is OracleCheck's (the oracle against protoc alone).
 import Foundation
 import OracleCheck
+import ProveKit
 
-exit(await WireproofCommand.main(Array(CommandLine.arguments.dropFirst())))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "prove" { exit(await ProveCommand.main(arguments)) }
+exit(await WireproofCommand.main(arguments))

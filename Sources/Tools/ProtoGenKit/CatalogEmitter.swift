@@ -1,8 +1,8 @@
-// Emits the exemplar conformance inputs (`protogen exemplar-tests`): for every exemplar the oracle
+// Emits a schema's catalog module (`protogen catalog`): every message type by full name (dispatch
+// for the proof, the fuzz targets and the live-peer fuzzer) and, for every exemplar the oracle
 // defines (`Exemplars.all`: every message, every oneof variant, every edge value), Swift source
-// that builds the same message through the generated facades' builders, plus a table naming each
-// one by its oracle exemplar name. A test target then compares what the facades write with what
-// the oracle writes for the exemplar of the same name.
+// that builds the same message through the generated facades' builders, named by its oracle
+// exemplar name. FacadeProof then compares what the facades write with what the oracle writes.
 //
 // What must stay true:
 // - Values are spelled exactly: integers with their Swift type, floats and doubles by bit pattern
@@ -12,14 +12,14 @@
 //   exemplar's bytes and the source stays small.
 // - Every Swift name comes from `FacadePlan` (types, members, oneof enums and cases): this file
 //   never derives a name itself.
-// - Exemplars the facades cannot express are listed in `generatedExemplarExclusions` with the
+// - Exemplars the facades cannot express are listed in the catalog's `exclusions` with the
 //   reason, never dropped silently.
 // - Output is deterministic: exemplars in `Exemplars.all` order, files in schema file order.
 
 import ProtoOracle
 import ProtoSchema
 
-struct ExemplarTestEmitter {
+struct CatalogEmitter {
     let plan: FacadePlan
     /// Module of the facades the generated code builds with (`import <facadeModule>`).
     let facadeModule: String
@@ -30,7 +30,7 @@ struct ExemplarTestEmitter {
     /// Bytes values longer than this become shared constants in the support file.
     static let inlineBytesLimit = 256
     /// Name of the support file (table type, helpers, shared constants, the combined table).
-    static let supportFileName = "GeneratedExemplars.pb.swift"
+    static let supportFileName = "FacadeCatalog.pb.swift"
 
     func files() throws(GeneratorError) -> [GeneratedFile] {
         var constants = SharedBytes()
@@ -68,7 +68,7 @@ struct ExemplarTestEmitter {
                     writer.close("}")
                     functions.append(writer)
                     functions.line()
-                    entries.append("GeneratedExemplar(\(exemplar.name.swiftLiteral), \(message.fullName.swiftLiteral), \(function)),")
+                    entries.append("FacadeExemplar(\(exemplar.name.swiftLiteral), \(message.fullName.swiftLiteral), \(function)),")
                     index += 1
                 }
             }
@@ -76,14 +76,15 @@ struct ExemplarTestEmitter {
             let table = "exemplars_" + Self.identifier(base)
             var out = CodeWriter()
             out.line("\(generatedHeaderPrefix)\(file.name).")
-            out.line("// Exemplar conformance inputs: the oracle's exemplars of this file, built through the facades.")
+            out.line("// Catalog: the oracle's exemplars of this file, built through the facades.")
             out.line("// Regenerate with: make proto")
             out.line("// swiftlint:disable all")
             out.line()
+            out.line("import FacadeProof")
             out.line("import \(facadeModule)")
             out.line()
             out.line("/// The exemplars of `\(file.name)`, in the oracle's order.")
-            out.open("let \(table): [GeneratedExemplar] = [")
+            out.open("let \(table): [FacadeExemplar] = [")
             for entry in entries { out.line(entry) }
             out.close("]")
             out.line()
@@ -102,48 +103,27 @@ struct ExemplarTestEmitter {
                              exclusions: [(name: String, reason: String)]) -> GeneratedFile {
         var out = CodeWriter()
         out.line("\(generatedHeaderPrefix)the exemplars of \(sourceFiles.joined(separator: ", ")).")
-        out.line("// The exemplar table's type, its helpers and shared values. Regenerate with: make proto")
+        out.line("// The schema's facade catalog: message types by full name, exemplars, shared values. Regenerate with: make proto")
         out.line("// swiftlint:disable all")
         out.line()
-        out.line("import NanopbRuntime")
+        out.line("import FacadeProof")
+        out.line("import \(facadeModule)")
         out.line()
-        out.line("/// One oracle exemplar built through the facades.")
-        out.open("struct GeneratedExemplar: Sendable {")
-        out.line("/// The oracle's exemplar name (`pkg.Msg`, `pkg.Msg#oneof=member`, `pkg.Msg!edge`).")
-        out.line("let name: String")
-        out.line("/// Full proto name of the message type.")
-        out.line("let messageType: String")
-        out.line("/// Builds the exemplar with the facade's builder and encodes it.")
-        out.line("let build: @Sendable () throws -> [UInt8]")
-        out.line("/// Decodes bytes with the facade and encodes the result again.")
-        out.line("let decodeReencode: @Sendable ([UInt8]) throws -> [UInt8]")
-        out.line()
-        out.open("init<Storage: NanopbStorage & SendableMetatype>(_ name: String, _ messageType: String, _ make: @escaping @Sendable () -> NanopbMsg<Storage>) {")
-        out.line("self.name = name")
-        out.line("self.messageType = messageType")
-        out.line("self.build = { try make().serializedBytes() }")
-        out.line("self.decodeReencode = { try NanopbMsg<Storage>(serializedBytes: $0).serializedBytes() }")
-        out.close("}")
-        out.close("}")
-        out.line()
-        out.line("/// An exemplar the generator could not express through the facades, and why.")
-        out.open("struct GeneratedExemplarExclusion: Sendable {")
-        out.line("let name: String")
-        out.line("let reason: String")
-        out.close("}")
-        out.line()
-        out.line("/// Every generated exemplar, file by file.")
-        out.line("let generatedExemplars: [GeneratedExemplar] = " + (tables.isEmpty ? "[]" : tables.joined(separator: " + ")))
-        out.line()
-        out.line("/// Exemplars left out of `generatedExemplars`, each with its reason.")
-        out.open("let generatedExemplarExclusions: [GeneratedExemplarExclusion] = [")
-        for exclusion in exclusions {
-            out.line("GeneratedExemplarExclusion(name: \(exclusion.name.swiftLiteral), reason: \(exclusion.reason.swiftLiteral)),")
+        out.line("/// Every message type of the facades (sorted by full name) and every exemplar built through them.")
+        out.open("public let facadeCatalog = FacadeCatalog(")
+        out.open("messageTypes: [")
+        for message in catalogMessages() {
+            out.line("FacadeMessageType(\(message.fullName.swiftLiteral), \(plan.swiftName(message.fullName)).self),")
         }
-        out.close("]")
-        out.line()
-        out.line("/// The schema folder, relative to the package root (`--proto-dir-hint`); nil when not given.")
-        out.line("let generatedExemplarProtoDirectory: String? = \(protoDirectoryHint.map(\.swiftLiteral) ?? "nil")")
+        out.close("],")
+        out.line("exemplars: " + (tables.isEmpty ? "[]" : tables.joined(separator: " + ")) + ",")
+        out.open("exclusions: [")
+        for exclusion in exclusions {
+            out.line("FacadeExemplarExclusion(name: \(exclusion.name.swiftLiteral), reason: \(exclusion.reason.swiftLiteral)),")
+        }
+        out.close("],")
+        out.line("protoDirectoryHint: \(protoDirectoryHint.map(\.swiftLiteral) ?? "nil")")
+        out.close(")")
         out.line()
         out.line("/// `count` bytes repeating the bytes spelled by `hex` (the value's shortest period).")
         out.open("func exemplarBytes(hex: String, count: Int) -> [UInt8] {")
@@ -159,6 +139,12 @@ struct ExemplarTestEmitter {
             out.line("let exemplarBytes\(index): [UInt8] = exemplarBytes(hex: \"\(hex)\", count: \(value.bytes.count))")
         }
         return GeneratedFile(name: Self.supportFileName, contents: out.text)
+    }
+
+    /// The messages a facade can decode: emitted, not map entries, not namespaces; by full name.
+    private func catalogMessages() -> [MessageSchema] {
+        schema.messages.filter { !$0.isMapEntry && plan.emitted.contains($0.fullName) && !plan.namespaces.contains($0.fullName) }
+            .sorted { $0.fullName < $1.fullName }
     }
 
     // MARK: Builders
@@ -181,6 +167,9 @@ struct ExemplarTestEmitter {
         var body: [String] = []
         for field in schema.fieldsByNumber {
             guard let content = message.content(number: field.number) else { continue }
+            if plan.isIgnored(field, in: schema) {
+                throw Inexpressible(text: "field \(field.name) is FT_IGNORE (an honoured nanopb option): the facades do not carry it")
+            }
             var value: [String]
             var target = "$0." + Naming.escaped(members.field[field.number]!)
             switch content {
@@ -233,10 +222,10 @@ struct ExemplarTestEmitter {
     /// One value of `field`'s type as a Swift expression (lines; more than one for messages).
     private func expression(_ value: ProtoValue, field: FieldSchema, constants: inout SharedBytes) throws(Inexpressible) -> [String] {
         switch value {
-        case .int32(let v): return ["Int32(\(v))"]
-        case .int64(let v): return ["Int64(\(v))"]
-        case .uint32(let v): return ["UInt32(\(v))"]
-        case .uint64(let v): return ["UInt64(\(v))"]
+        case .int32(let v): return [try integer(Int64(v), field: field)]
+        case .int64(let v): return [try integer(v, field: field)]
+        case .uint32(let v): return [try integer(UInt64(v), field: field)]
+        case .uint64(let v): return [try integer(v, field: field)]
         case .bool(let v): return [v ? "true" : "false"]
         case .float(let v): return ["Float(bitPattern: 0x\(Self.hex(v.bitPattern, digits: 8)))"]
         case .double(let v): return ["Double(bitPattern: 0x\(Self.hex(v.bitPattern, digits: 16)))"]
@@ -255,6 +244,25 @@ struct ExemplarTestEmitter {
         case .message(let inner):
             return try buildExpression(inner, constants: &constants)
         }
+    }
+
+    /// An integer spelled with the field's Swift type from the plan (narrower under an honoured
+    /// `int_size`); a value that does not fit cannot be built through the facades.
+    private func integer<T: BinaryInteger>(_ value: T, field: FieldSchema) throws(Inexpressible) -> String {
+        let type = plan.valueKind(field, in: schema.message(field.scope)!).swiftType
+        let fits: Bool
+        switch type {
+        case "Int8": fits = Int8(exactly: value) != nil
+        case "Int16": fits = Int16(exactly: value) != nil
+        case "Int32": fits = Int32(exactly: value) != nil
+        case "UInt8": fits = UInt8(exactly: value) != nil
+        case "UInt16": fits = UInt16(exactly: value) != nil
+        case "UInt32": fits = UInt32(exactly: value) != nil
+        case "Int64": fits = Int64(exactly: value) != nil
+        default: fits = UInt64(exactly: value) != nil
+        }
+        if !fits { throw Inexpressible(text: "field \(field.name) holds \(value), which does not fit its C type \(type) (int_size)") }
+        return "\(type)(\(value))"
     }
 
     // MARK: Helpers

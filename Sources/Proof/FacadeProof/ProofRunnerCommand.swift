@@ -1,0 +1,64 @@
+// The executable `wireproof prove` builds in its scratch package for the user's schema: a one-line
+// `main.swift` hands its catalog and arguments here. Prints progress on stderr, the table on stdout,
+// writes the JSON summary, and exits 0 (proved), 1 (a check failed) or 2 (usage or setup error).
+
+import Foundation
+import ProtoSchema
+
+public enum ProofRunnerCommand {
+    public static let usage = """
+        usage: <runner> --descriptor-set FILE.pb [--mutants N] [--seed N] [--json FILE]
+        """
+
+    public static func main(catalog: FacadeCatalog, arguments: [String]) -> Int32 {
+        var descriptorSet: String?
+        var json: String?
+        var configuration = SchemaProofConfiguration()
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { return fail("missing value for \(flag)\n\(usage)") }
+            switch flag {
+            case "--descriptor-set": descriptorSet = value
+            case "--json": json = value
+            case "--mutants":
+                guard let n = Int(value), n >= 0 else { return fail("--mutants needs a non-negative integer") }
+                configuration.mutantsPerType = n
+            case "--seed":
+                guard let n = UInt64(value) else { return fail("--seed needs a non-negative integer") }
+                configuration.seed = n
+            default: return fail("unknown option \(flag)\n\(usage)")
+            }
+        }
+        guard let descriptorSet else { return fail(usage) }
+        let schemas: SchemaSet
+        do { schemas = try SchemaSet(contentsOf: descriptorSet) } catch { return fail("cannot load \(descriptorSet): \(error)") }
+
+        var lastReported = ""
+        let report = SchemaProof.run(catalog: catalog, schemas: schemas, configuration: configuration) { step, done, total in
+            let tenth = max(1, total / 10)
+            guard done % tenth == 0 || done == total else { return }
+            let line = "prove: \(step) \(done)/\(total)"
+            if line != lastReported { lastReported = line; printError(line) }
+        }
+        printOut(report.table)
+        printOut("deviation rows of docs/deviations.md this schema is exposed to (elements; exemplars explained):")
+        for deviation in report.deviations where deviation.elements > 0 {
+            let explained = deviation.explainedExemplars.map { ", \($0) exemplars explained" } ?? ""
+            printOut("  #\(deviation.row) \(deviation.summary): \(deviation.elements)\(explained)")
+        }
+        for line in report.missing.prefix(20) { printOut("missing: oracle exemplar \(line) is neither generated nor excluded") }
+        for line in report.failures.prefix(20) { printOut("FAIL \(line)") }
+        if report.failures.count > 20 { printOut("... and \(report.failures.count - 20) more failures") }
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do { try encoder.encode(report).write(to: URL(fileURLWithPath: json)) } catch { return fail("cannot write \(json): \(error)") }
+        }
+        return report.passed ? 0 : 1
+    }
+
+    private static func fail(_ text: String) -> Int32 { printError(text); return 2 }
+
+    static func printOut(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    static func printError(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}

@@ -1,0 +1,241 @@
+// The steps of `wireproof prove`, in order; each one reports what it did and how long it took.
+
+import FacadeProof
+import Foundation
+import OracleCheck
+
+/// Why the proof could not be carried out (as opposed to a check failing).
+struct ProveError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The JSON summary `--json` writes.
+struct ProveSummary: Codable {
+    struct Oracle: Codable { var agreed = 0, disagreed = 0, excluded = 0, random = 0 }
+    var protoDirectory: String
+    var passed = false
+    var oracle = Oracle()
+    /// Seconds per step, by step name.
+    var seconds: [String: Double] = [:]
+    /// The runner's report (exemplars, mutation, deviations), when it ran.
+    var proof: SchemaProofReport?
+    /// The fuzz step's outcome, when it ran: "passed", "failed" or "unavailable: why".
+    var fuzz: String?
+    /// Why the run stopped early, when it did.
+    var error: String?
+}
+
+struct Prover {
+    let options: ProveCommand.Options
+    let root: String
+    let protoDirectory: String
+    let scratch: String
+
+    /// Target names in the scratch package (distinctive, so no schema type can shadow a module).
+    static let cTarget = "ProvedSchemaC", facadeTarget = "ProvedSchema", catalogTarget = "ProvedSchemaCatalog"
+    static let runner = "ProofRunner"
+
+    init(options: ProveCommand.Options) throws {
+        self.options = options
+        root = try WireproofRoot.locate()
+        protoDirectory = URL(fileURLWithPath: options.protoDirectory).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: protoDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ProveError(description: "schema folder \(protoDirectory) does not exist")
+        }
+        if let given = options.scratch {
+            scratch = URL(fileURLWithPath: given).standardizedFileURL.path
+        } else {
+            let name = URL(fileURLWithPath: protoDirectory).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            let tag = String(DecodeMutationCheck.stableHash(protoDirectory) % 0xFFFF_FFFF, radix: 16)
+            scratch = "\(root)/.scratch/prove/\(name.isEmpty ? "schema" : name)-\(tag)"
+        }
+    }
+
+    func run() async throws -> Int32 {
+        var summary = ProveSummary(protoDirectory: protoDirectory)
+        let started = Date()
+        defer { ProveCommand.printError(String(format: "prove: done in %.1f s", Date().timeIntervalSince(started))) }
+        func finish(_ status: Int32) throws -> Int32 {
+            summary.passed = status == 0
+            if let json = options.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+            }
+            return status
+        }
+        ProveCommand.printError("prove: \(protoDirectory) (scratch package \(scratch))")
+
+        // 1. Oracle vs protoc.
+        ProveCommand.printError("prove [1/4] oracle vs protoc")
+        var clock = Date()
+        var configuration = OracleCheckConfiguration(protoDirectory: protoDirectory, randomCount: options.random, seed: options.seed)
+        configuration.includePaths = options.protoPaths + configuration.includePaths + [root + "/.deps/nanopb/generator/proto"]
+        let oracle: OracleCheckReport
+        do {
+            oracle = try await OracleCheck.run(configuration) { done, total in
+                let step = max(1, total / 5)
+                if done % step == 0 || done == total { ProveCommand.printError("prove: oracle \(done)/\(total)") }
+            }
+        } catch {
+            summary.error = "oracle vs protoc: \(error)"
+            ProveCommand.printError("prove: \(summary.error!)")
+            return try finish(2)
+        }
+        ProveCommand.printOut(oracle.table)
+        for failure in oracle.failures.prefix(20) { ProveCommand.printOut("FAIL oracle vs protoc: \(failure)") }
+        let total = oracle.total
+        summary.oracle = .init(agreed: total.agreed, disagreed: total.disagreed, excluded: total.excluded, random: total.random)
+        summary.seconds["oracle"] = Date().timeIntervalSince(clock)
+
+        // 2. Generate C, facades and the catalog into the scratch package.
+        ProveCommand.printError("prove [2/4] generate nanopb C, facades and the catalog")
+        clock = Date()
+        do { try generate() } catch {
+            summary.error = "\(error)"
+            ProveCommand.printError("prove: \(error)")
+            return try finish(2)
+        }
+        summary.seconds["generate"] = Date().timeIntervalSince(clock)
+
+        // 3. Build the runner.
+        ProveCommand.printError("prove [3/4] build the proof runner (swift build; the first run compiles the runtime too)")
+        clock = Date()
+        let build = try ChildProcess.runShowingOutput(
+            "/usr/bin/env", ["swift", "build", "--package-path", scratch, "--product", Self.runner])
+        summary.seconds["build"] = Date().timeIntervalSince(clock)
+        guard build == 0 else {
+            summary.error = "the generated code did not build (exit \(build)); this is a Wireproof bug: please report it with the schema"
+            ProveCommand.printError("prove: \(summary.error!)")
+            return try finish(2)
+        }
+
+        // 4. The proof itself.
+        ProveCommand.printError("prove [4/4] exemplars through the facades vs the oracle, seeded decode mutation")
+        clock = Date()
+        let reportPath = scratch + "/proof.json"
+        try? FileManager.default.removeItem(atPath: reportPath)
+        let runnerStatus = try ChildProcess.runShowingOutput(
+            scratch + "/.build/debug/" + Self.runner,
+            ["--descriptor-set", scratch + "/schema.pb", "--mutants", "\(options.mutants)", "--seed", "\(options.seed)", "--json", reportPath])
+        summary.seconds["proof"] = Date().timeIntervalSince(clock)
+        if let data = FileManager.default.contents(atPath: reportPath) {
+            summary.proof = try? JSONDecoder().decode(SchemaProofReport.self, from: data)
+        }
+        guard runnerStatus == 0 || runnerStatus == 1, let proof = summary.proof else {
+            summary.error = "the proof runner stopped abnormally (status \(runnerStatus))"
+            ProveCommand.printError("prove: \(summary.error!)")
+            return try finish(2)
+        }
+
+        // 5. Optional bounded fuzzing.
+        var fuzzFailed = false
+        if options.fuzzSeconds > 0 {
+            clock = Date()
+            let script = root + "/scripts/fuzz-schema.sh"
+            if FileManager.default.isExecutableFile(atPath: script) || FileManager.default.fileExists(atPath: script) {
+                ProveCommand.printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s")
+                let status = try ChildProcess.runShowingOutput(
+                    "/bin/bash", [script, "--scratch", scratch, "--seconds", "\(options.fuzzSeconds)"])
+                summary.fuzz = status == 0 ? "passed" : "failed (exit \(status))"
+                fuzzFailed = status != 0
+            } else {
+                summary.fuzz = "unavailable: scripts/fuzz-schema.sh is missing"
+                ProveCommand.printError("prove: fuzz step \(summary.fuzz!)")
+            }
+            summary.seconds["fuzz"] = Date().timeIntervalSince(clock)
+        }
+
+        let proved = total.disagreed == 0 && proof.passed && !fuzzFailed
+        ProveCommand.printOut(String(
+            format: "prove: %@: oracle %d agreed / %d disagreed; facades %d of %d exemplars passed (%d explained by known differences, %d excluded); %d mutants (%d failed)%@",
+            proved ? "PROVED" : "FAILED", total.agreed, total.disagreed, proof.total.passed, proof.total.exemplars,
+            proof.total.explained, proof.total.excluded, proof.total.mutantsAccepted + proof.total.mutantsRejected,
+            proof.total.mutantsFailed, summary.fuzz.map { "; fuzz \($0)" } ?? ""))
+        return try finish(proved ? 0 : 1)
+    }
+
+    /// Runs scripts/proto.sh into the scratch package and writes its manifest and runner.
+    private func generate() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
+        var arguments = [root + "/scripts/proto.sh", "--proto-dir", protoDirectory,
+                         "--c-out", "\(scratch)/Sources/\(Self.cTarget)",
+                         "--swift-out", "\(scratch)/Sources/\(Self.facadeTarget)",
+                         "--catalog-out", "\(scratch)/Sources/\(Self.catalogTarget)",
+                         "--descriptor-out", "\(scratch)/schema.pb"]
+        if let file = options.optionsFile { arguments += ["--options", URL(fileURLWithPath: file).standardizedFileURL.path] }
+        for path in options.protoPaths { arguments += ["--proto-path", URL(fileURLWithPath: path).standardizedFileURL.path] }
+        if options.honourOptions { arguments.append("--honour-options") }
+        let status = try ChildProcess.runShowingOutput("/bin/bash", arguments, environment: ["PROTO_NO_HINT": "1"])
+        guard status == 0 else {
+            throw ProveError(description: "generation refused the schema or failed (scripts/proto.sh exit \(status); its reason is above)")
+        }
+        try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.runner)", withIntermediateDirectories: true)
+        try write("""
+            // Written by `wireproof prove`; do not edit. The proof runner of this schema.
+            import FacadeProof
+            import \(Self.catalogTarget)
+            #if canImport(Glibc)
+            import Glibc
+            #endif
+
+            exit(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))
+
+            """, to: "\(scratch)/Sources/\(Self.runner)/main.swift")
+        let identity = URL(fileURLWithPath: root).lastPathComponent.lowercased()
+        try write("""
+            // swift-tools-version:6.2
+            // Written by `wireproof prove`; do not edit. A scratch package holding the schema at
+            // \(protoDirectory), generated by scripts/proto.sh, built against Wireproof by local path.
+            import PackageDescription
+
+            let package = Package(
+                name: "ProvedSchemaScratch",
+                dependencies: [.package(path: \(literal(root)))],
+                targets: [
+                    .target(name: "\(Self.cTarget)", dependencies: [.product(name: "CNanopb", package: "\(identity)")]),
+                    .target(name: "\(Self.facadeTarget)", dependencies: ["\(Self.cTarget)", .product(name: "NanopbRuntime", package: "\(identity)")]),
+                    .target(name: "\(Self.catalogTarget)", dependencies: ["\(Self.facadeTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
+                    .executableTarget(name: "\(Self.runner)", dependencies: ["\(Self.catalogTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
+                ]
+            )
+
+            """, to: scratch + "/Package.swift")
+    }
+
+    /// Writes `text` unless the file already holds it (so a rerun triggers no rebuild).
+    private func write(_ text: String, to path: String) throws {
+        let data = Data(text.utf8)
+        if FileManager.default.contents(atPath: path) == data { return }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    private func literal(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// Finds the Wireproof tree (its scripts and runtime): `WIREPROOF_ROOT`, else the tree the running
+/// executable was built in (…/.build/<config>/wireproof), else the tree this file was compiled from.
+enum WireproofRoot {
+    static func locate() throws -> String {
+        func isRoot(_ path: String) -> Bool {
+            FileManager.default.fileExists(atPath: path + "/scripts/proto.sh") && FileManager.default.fileExists(atPath: path + "/Package.swift")
+        }
+        if let given = ProcessInfo.processInfo.environment["WIREPROOF_ROOT"] {
+            guard isRoot(given) else { throw ProveError(description: "WIREPROOF_ROOT=\(given) is not a Wireproof tree") }
+            return given
+        }
+        var candidate = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            if isRoot(candidate.path) { return candidate.path }
+            candidate.deleteLastPathComponent()
+        }
+        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+        if isRoot(compiled) { return compiled }
+        throw ProveError(description: "cannot find the Wireproof tree; set WIREPROOF_ROOT")
+    }
+}

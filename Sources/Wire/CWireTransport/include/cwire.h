@@ -1,0 +1,49 @@
+// C shim for WireTransport: OpenSSL (whose API is partly macros Swift cannot call) and the
+// multi-message socket calls (sendmmsg/recvmmsg need _GNU_SOURCE, which Swift's Glibc module does not
+// define). Every function is a thin forwarder: no state, no allocation, no errno handling (the Swift
+// syscall layer reads errno and retries EINTR in one place).
+#ifndef CWIRE_H
+#define CWIRE_H
+
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509v3.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+
+/// Socket types and flags as plain ints (Glibc imports them as an enum Swift spells awkwardly).
+static const int cwire_sock_stream = SOCK_STREAM;
+static const int cwire_sock_dgram = SOCK_DGRAM;
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC (accept4 needs _GNU_SOURCE).
+int cwire_accept4(int fd, struct sockaddr_storage *addr, socklen_t *len);
+
+/// errno of the calling thread.
+int cwire_errno(void);
+
+/// sendmmsg(2) on a connected socket (addrs == NULL) or to one address per datagram: datagram i is
+/// iovs[i] (to addrs[i], addrlens[i]). count <= CWIRE_MAX_BATCH. Returns sendmmsg's result
+/// (datagrams sent, or -1 with errno).
+int cwire_sendmmsg(int fd, const struct iovec *iovs, unsigned count,
+                   const struct sockaddr_storage *addrs, const socklen_t *addrlens);
+
+/// recvmmsg(2), MSG_DONTWAIT: datagram i lands in iovs[i]; lengths[i] receives its length,
+/// truncated[i] 1 if it was longer than the buffer, addrs[i]/addrlens[i] its source (addrs may be
+/// NULL). Returns datagrams received, or -1 with errno.
+int cwire_recvmmsg(int fd, struct iovec *iovs, unsigned count, unsigned *lengths, int *truncated,
+                   struct sockaddr_storage *addrs, socklen_t *addrlens);
+
+#define CWIRE_MAX_BATCH 1024
+
+// OpenSSL macros as functions.
+long cwire_ssl_ctx_set_min_tls12(SSL_CTX *ctx);
+long cwire_ssl_set_partial_writes(SSL *ssl);
+int cwire_ssl_set_server_name(SSL *ssl, const char *name);
+/// Appends OpenSSL's queued error strings ("; "-separated) to buf (NUL-terminated) and clears the queue.
+void cwire_ssl_error_string(char *buf, size_t size);
+
+#endif

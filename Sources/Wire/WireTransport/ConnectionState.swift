@@ -1,0 +1,108 @@
+/// A connection's lifecycle, as the state handler sees it.
+///
+///     setup ──start──▶ preparing ──established──▶ ready
+///                        │   ▲                      │
+///          recoverable   │   │ retry (back-off)     │ fatal
+///                        ▼   │                      ▼
+///                       waiting ─────fatal──────▶ failed
+///     any state but cancelled ──cancel──▶ cancelled (cancel on cancelled: no change)
+public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
+    case setup
+    case preparing
+    case ready
+    /// Cannot connect now (refused, unreachable); retrying after a back-off delay.
+    case waiting(WireError)
+    /// Cannot recover (TLS verification, unresolvable name, I/O error on an established connection).
+    case failed(WireError)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .setup: return "setup"
+        case .preparing: return "preparing"
+        case .ready: return "ready"
+        case .waiting(let e): return "waiting(\(e))"
+        case .failed(let e): return "failed(\(e))"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// No event but `cancel` leaves a terminal state.
+    public var isTerminal: Bool {
+        switch self { case .failed, .cancelled: return true; default: return false }
+    }
+}
+
+/// What happened to a connection; the only input of `ConnectionState.applying(_:)`.
+enum ConnectionEvent: CustomStringConvertible {
+    case start
+    case established
+    case recoverableFailure(WireError)
+    case retry
+    case fatalFailure(WireError)
+    case cancel
+
+    var description: String {
+        switch self {
+        case .start: return "start"
+        case .established: return "established"
+        case .recoverableFailure(let e): return "recoverableFailure(\(e))"
+        case .retry: return "retry"
+        case .fatalFailure(let e): return "fatalFailure(\(e))"
+        case .cancel: return "cancel"
+        }
+    }
+}
+
+extension ConnectionState {
+    /// The one transition function: the next state for `event`, `nil` for a legal event that
+    /// changes nothing (cancel after cancel), and a trap for every pair not listed, since reaching
+    /// one means the connection's own bookkeeping is wrong.
+    func applying(_ event: ConnectionEvent) -> ConnectionState? {
+        switch (self, event) {
+        case (.setup, .start): return .preparing
+        case (.preparing, .established): return .ready
+        case (.preparing, .recoverableFailure(let e)): return .waiting(e)
+        case (.waiting, .retry): return .preparing
+        case (.preparing, .fatalFailure(let e)), (.ready, .fatalFailure(let e)), (.waiting, .fatalFailure(let e)):
+            return .failed(e)
+        case (.setup, .cancel), (.preparing, .cancel), (.ready, .cancel), (.waiting, .cancel), (.failed, .cancel):
+            return .cancelled
+        case (.cancelled, .cancel): return nil
+        default:
+            preconditionFailure("WireTransport: illegal connection transition \(self) on \(event)")
+        }
+    }
+}
+
+/// A listener's lifecycle.
+public enum ListenerState: Sendable, Equatable, CustomStringConvertible {
+    case setup
+    case ready
+    case failed(WireError)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .setup: return "setup"
+        case .ready: return "ready"
+        case .failed(let e): return "failed(\(e))"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+enum ListenerEvent { case bound, fatalFailure(WireError), cancel }
+
+extension ListenerState {
+    /// The listener's transition function (same contract as the connection's).
+    func applying(_ event: ListenerEvent) -> ListenerState? {
+        switch (self, event) {
+        case (.setup, .bound): return .ready
+        case (.setup, .fatalFailure(let e)), (.ready, .fatalFailure(let e)): return .failed(e)
+        case (.setup, .cancel), (.ready, .cancel), (.failed, .cancel): return .cancelled
+        case (.cancelled, .cancel): return nil
+        default: preconditionFailure("WireTransport: illegal listener transition \(self) on \(event)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import WireTransport
+
+@Suite("Connection states")
+struct ConnectionStateTests {
+    @Test func connectsToAListenerAndReportsSetupPreparingReady() throws {
+        let server = try TestServer(.tcp)
+        defer { server.stop() }
+        #expect(server.port != 0, "port 0 reports the bound port")
+        let (client, states) = makeClient(.tcp, port: server.port)
+        #expect(states.waitFor(.ready))
+        #expect(states.values.prefix(2) == [.preparing, .ready])
+        client.cancel()
+        #expect(states.waitFor(.cancelled))
+    }
+
+    @Test func refusedPortWaitsThenBecomesReadyWhenAListenerAppears() throws {
+        let port = try unusedPort()
+        let (client, states) = makeClient(.tcp, port: port)
+        defer { client.cancel() }
+        let waited = states.wait { $0.contains { if case .waiting(.posix(_, ECONNREFUSED)) = $0 { return true }; return false } }
+        #expect(waited, "a refused connect is reported as waiting(ECONNREFUSED), not failed: \(states.values)")
+        #expect(!states.values.contains { if case .failed = $0 { return true }; return false })
+        let server = try TestServer(.tcp, port: port)
+        defer { server.stop() }
+        #expect(states.waitFor(.ready), "retries with back-off reach the new listener: \(states.values)")
+    }
+
+    @Test func retriesStopAfterMaximumAttemptsWithFailed() throws {
+        let port = try unusedPort()
+        let (client, states) = makeClient(.tcp, port: port, retry: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 3))
+        defer { client.cancel() }
+        let error = states.waitForFailure()
+        #expect(error == .posix(call: "connect", errno: ECONNREFUSED))
+        #expect(states.values.filter { if case .waiting = $0 { return true }; return false }.count == 2)
+    }
+
+    @Test func unresolvableHostFailsWithoutRetrying() {
+        let (client, states) = makeClient(.tcp, port: 9, host: "no-such-host.invalid")
+        defer { client.cancel() }
+        guard case .resolution? = states.waitForFailure() else {
+            Issue.record("expected a resolution failure, got \(states.values)"); return
+        }
+    }
+
+    @Test func cancelIsTheLastStateAndFailsPendingReceives() throws {
+        let server = try TestServer(.tcp)
+        defer { server.stop() }
+        let (client, states) = makeClient(.tcp, port: server.port)
+        #expect(states.waitFor(.ready))
+        let pending = Recorder<ReceiveResult>()
+        client.receive(minimumIncompleteLength: 1, maximumLength: 10) { pending.append(ReceiveResult(data: $0, isComplete: $1, error: $2)) }
+        client.cancel()
+        client.cancel()  // a second cancel changes nothing
+        #expect(states.waitFor(.cancelled))
+        #expect(pending.wait { !$0.isEmpty })
+        #expect(pending.values.first?.error == .cancelled)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(states.values.last == .cancelled)
+        #expect(states.values.filter { $0 == .cancelled }.count == 1)
+    }
+
+    @Test func cancelBeforeStartGoesStraightToCancelled() {
+        let connection = Connection(host: "127.0.0.1", port: 1, using: .tcp)
+        let states = Recorder<ConnectionState>()
+        connection.stateUpdateHandler = { states.append($0) }
+        connection.cancel()
+        connection.start(queue: DispatchQueue(label: "late"))  // after cancel: nothing happens
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(connection.currentState == .cancelled)
+        #expect(states.values.isEmpty, "no queue was given, so no callback can run")
+    }
+
+    /// The transition table as implemented: every legal (state, event) pair and its result.
+    @Test func transitionFunctionAllowsExactlyTheDocumentedPairs() {
+        let e = WireError.posix(call: "connect", errno: ECONNREFUSED)
+        #expect(ConnectionState.setup.applying(.start) == .preparing)
+        #expect(ConnectionState.preparing.applying(.established) == .ready)
+        #expect(ConnectionState.preparing.applying(.recoverableFailure(e)) == .waiting(e))
+        #expect(ConnectionState.waiting(e).applying(.retry) == .preparing)
+        for s in [ConnectionState.preparing, .ready, .waiting(e)] { #expect(s.applying(.fatalFailure(e)) == .failed(e)) }
+        for s in [ConnectionState.setup, .preparing, .ready, .waiting(e), .failed(e)] { #expect(s.applying(.cancel) == .cancelled) }
+        #expect(ConnectionState.cancelled.applying(.cancel) == nil)
+    }
+
+    @Test func illegalTransitionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ConnectionState.ready.applying(.start)
+        }
+    }
+}

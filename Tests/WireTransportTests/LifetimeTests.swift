@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import WireTransport
+
+/// An owner in the reference's style: it holds the connection, the handlers capture it weakly.
+final class Owner: @unchecked Sendable {
+    let connection: Connection
+    let states = Recorder<ConnectionState>()
+    init(port: UInt16) {
+        connection = Connection(host: "127.0.0.1", port: port, using: .tcp)
+        connection.stateUpdateHandler = { [weak self] state in self?.states.append(state) }
+    }
+    func start() {
+        connection.start(queue: DispatchQueue(label: "owner"))
+        connection.receive(minimumIncompleteLength: 1, maximumLength: 10) { [weak self] _, _, _ in _ = self }
+    }
+}
+
+@Suite("Lifetime")
+struct LifetimeTests {
+    private func released(_ check: () -> Bool) -> Bool {
+        for _ in 0 ..< 200 { if check() { return true }; Thread.sleep(forTimeInterval: 0.01) }
+        return false
+    }
+
+    @Test func cancelledConnectionAndItsOwnerAreReleased() throws {
+        let server = try TestServer(.tcp)
+        defer { server.stop() }
+        weak var weakOwner: Owner?
+        weak var weakConnection: Connection?
+        do {
+            let owner = Owner(port: server.port)
+            weakOwner = owner
+            weakConnection = owner.connection
+            owner.start()
+            #expect(owner.states.waitFor(.ready))
+            owner.connection.cancel()
+            #expect(owner.states.waitFor(.cancelled))
+        }
+        #expect(released { weakOwner == nil && weakConnection == nil }, "no retain cycle keeps them alive")
+    }
+
+    @Test func readyConnectionDroppedByItsOwnerIsReleasedAndClosed() throws {
+        let server = try TestServer(.tcp)
+        defer { server.stop() }
+        weak var weakConnection: Connection?
+        do {
+            let owner = Owner(port: server.port)
+            weakConnection = owner.connection
+            owner.start()
+            #expect(owner.states.waitFor(.ready))
+        }
+        #expect(released { weakConnection == nil })
+        #expect(server.accepted.wait { !$0.isEmpty })
+        let r = receiveBlocking(server.accepted.values[0], min: 1, max: 1)
+        #expect(r?.1 == true, "releasing a connection closes its socket; the peer sees end of stream")
+    }
+
+    @Test func cancelledListenerIsReleased() throws {
+        weak var weakListener: Listener?
+        do {
+            let server = try TestServer(.tcp)
+            weakListener = server.listener
+            server.stop()
+            #expect(server.states.wait { $0.contains(.cancelled) })
+        }
+        #expect(released { weakListener == nil })
+        #expect(SocketHandle.leakedCloses == 0, "every descriptor was closed by its owner")
+    }
+}

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Glibc
+import Testing
+@testable import WireTransport
+
+/// Collects values delivered on callback queues and lets a test wait, bounded, for a condition.
+final class Recorder<T: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [T] = []
+
+    func append(_ item: T) {
+        condition.lock()
+        items.append(item)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var values: [T] {
+        condition.lock(); defer { condition.unlock() }
+        return items
+    }
+
+    /// Waits until `predicate(values)` holds or `timeout` seconds pass; returns whether it held.
+    @discardableResult
+    func wait(timeout: Double = 5, until predicate: ([T]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while !predicate(items) {
+            if !condition.wait(until: deadline) { return predicate(items) }
+        }
+        return true
+    }
+}
+
+extension Recorder where T == ConnectionState {
+    func waitFor(_ state: ConnectionState, timeout: Double = 5) -> Bool { wait(timeout: timeout) { $0.contains(state) } }
+    func waitForFailure(timeout: Double = 5) -> WireError? {
+        wait(timeout: timeout) { $0.contains { if case .failed = $0 { return true } else { return false } } }
+        for s in values { if case .failed(let e) = s { return e } }
+        return nil
+    }
+}
+
+/// One receive, waited for (bounded).
+func receiveBlocking(_ connection: Connection, min: Int, max: Int, timeout: Double = 5) -> (Data?, Bool, WireError?)? {
+    let box = Recorder<ReceiveResult>()
+    connection.receive(minimumIncompleteLength: min, maximumLength: max) { data, complete, error in
+        box.append(ReceiveResult(data: data, isComplete: complete, error: error))
+    }
+    guard box.wait(timeout: timeout, until: { !$0.isEmpty }) else { return nil }
+    let r = box.values[0]
+    return (r.data, r.isComplete, r.error)
+}
+
+struct ReceiveResult: Sendable { let data: Data?; let isComplete: Bool; let error: WireError? }
+
+/// A started listener that keeps every accepted connection (started) for the test to use.
+final class TestServer: @unchecked Sendable {
+    let listener: Listener
+    let accepted = Recorder<Connection>()
+    let states = Recorder<ListenerState>()
+    let queue = DispatchQueue(label: "test.server")
+
+    init(_ parameters: Parameters, port: UInt16 = 0, limit: Int? = nil, startConnections: Bool = true,
+         validate: (@Sendable (SocketAddress) -> Bool)? = nil) throws {
+        listener = try Listener(using: parameters, port: port)
+        listener.connectionLimit = limit
+        listener.validationHandler = validate
+        let accepted = self.accepted, queue = self.queue
+        listener.newConnectionHandler = { connection in
+            accepted.append(connection)
+            if startConnections { connection.start(queue: queue) }
+        }
+        let states = self.states
+        listener.stateUpdateHandler = { states.append($0) }
+        listener.start(queue: queue)
+        guard states.wait(until: { $0.contains(.ready) }) else { throw WireError.notConnected }
+    }
+
+    var port: UInt16 { listener.port ?? 0 }
+
+    func stop() {
+        listener.cancel()
+        for c in accepted.values { c.cancel() }
+    }
+}
+
+/// A client connection with its states recorded; waits for ready unless told otherwise.
+func makeClient(_ parameters: Parameters, port: UInt16, host: String = "127.0.0.1",
+                retry: RetryPolicy = RetryPolicy(initialDelay: 0.02, maximumDelay: 0.1)) -> (Connection, Recorder<ConnectionState>) {
+    let connection = Connection(host: host, port: port, using: parameters)
+    connection.retryPolicy = retry
+    let states = Recorder<ConnectionState>()
+    connection.stateUpdateHandler = { states.append($0) }
+    connection.start(queue: DispatchQueue(label: "test.client"))
+    return (connection, states)
+}
+
+/// A port nothing listens on: bound (never listening, so connects are refused) to learn a free
+/// port, then closed before returning.
+func unusedPort() throws -> UInt16 {
+    let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: false)[0]
+    let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.stream))
+    defer { socket.close() }
+    return try socket.withDescriptor { fd throws(SystemError) in
+        try Sys.bind(fd, address)
+        return try Sys.localAddress(fd).port
+    }
+}
+
+/// Deterministic test bytes.
+func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }

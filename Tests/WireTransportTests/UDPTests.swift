@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import WireTransport
+
+@Suite("UDP")
+struct UDPTests {
+    @Test func batchOfAHundredDatagramsArrivesWhole() throws {
+        let server = try TestServer(.udp)
+        defer { server.stop() }
+        let (client, states) = makeClient(.udp, port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready))
+        let datagrams = (0 ..< 100).map { pattern(20 + $0, seed: UInt8($0)) }
+        let completions = Recorder<WireError?>()
+        client.batch {
+            for d in datagrams { client.send(bytes: d) { completions.append($0) } }
+        }
+        #expect(completions.wait { $0.count == 100 })
+        #expect(completions.values.allSatisfy { $0 == nil })
+        #expect(server.accepted.wait { !$0.isEmpty })
+        let peer = server.accepted.values[0]
+        var got: [[UInt8]] = []
+        for _ in 0 ..< 100 {
+            guard let r = receiveBlocking(peer, min: 1, max: 65536), let d = r.0 else { break }
+            #expect(r.1, "each datagram is a complete message")
+            got.append([UInt8](d))
+        }
+        #expect(got == datagrams, "all 100 datagrams, in order, intact")
+        #expect(server.accepted.values.count == 1, "one connection per peer address")
+        // And back: the listener's per-peer connection answers through the shared socket.
+        peer.send(bytes: [1, 2, 3])
+        #expect(receiveBlocking(client, min: 1, max: 100)?.0 == Data([1, 2, 3]))
+    }
+
+    @Test func datagramLongerThanTheReceiveMaximumIsReportedNotSplit() throws {
+        let server = try TestServer(.udp)
+        defer { server.stop() }
+        let (client, states) = makeClient(.udp, port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready))
+        #expect(server.accepted.wait(timeout: 0.1) { !$0.isEmpty } == false)
+        client.send(bytes: [0])
+        #expect(server.accepted.wait { !$0.isEmpty })
+        #expect(receiveBlocking(server.accepted.values[0], min: 1, max: 10)?.0 == Data([0]))
+        server.accepted.values[0].send(bytes: pattern(500))
+        let r = receiveBlocking(client, min: 1, max: 100)
+        #expect(r?.2 == .datagramTruncated(length: 101))
+    }
+}
