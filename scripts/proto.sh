@@ -12,7 +12,16 @@
 #   --prune           space-separated source folders: facades only for the types they spell
 #                     (default: every type, `--all-types`)
 #   --options FILE    nanopb options file applied to every file (default: the single *.options at
-#                     the top of --proto-dir, if there is exactly one; else per-file <name>.options)
+#                     the top of --proto-dir, if there is exactly one; else per-file <name>.options).
+#                     Its layout-changing options are skipped (each printed with the reason) unless
+#                     --honour-options; see docs/shipped-layer.md "nanopb options"
+#   --honour-options  apply the options the facades can match (int_size, anonymous_oneof,
+#                     type:FT_IGNORE) and refuse generation on any other (also NANOPB_OPTIONS_MODE=honour)
+#   --external-module FACADES:CMODULE
+#                     files outside --proto-dir (imports found through --proto-path or
+#                     /usr/include) are not generated here: their facades and C come from these
+#                     modules (generate them once, e.g. the well-known types, and link several
+#                     schemas into one program)
 #   --descriptor-out  also keep the protoc descriptor set (whole schema, imports included) here
 #   --proto-path DIR  extra import root (repeatable) for imports outside --proto-dir; /usr/include
 #                     (Google's well-known types) is always searched
@@ -21,7 +30,11 @@
 #                     for FacadeProof; a target depending on the facade module, the --swift-out
 #                     folder's name, and FacadeProof); needs every type (no --prune). Without it
 #                     the step is skipped.
-#   --c-only          stop after the C target (the facade step needs the protogen executable)
+#   --c-only          stop after the C target (no facades; the plan still comes from protogen)
+#
+# Every decision (which files get C, which types get facades, C and Swift names, options) comes
+# from one plan: `protogen plan`, asked before any C is generated; facades and catalog are
+# generated from the same plan inputs.
 #
 # Environment: SWIFT (default swift), SWIFT_BUILD_FLAGS (e.g. "--scratch-path /tmp/b") for the
 # `swift run protogen` step, PROTOGEN_FLAGS (extra arguments for `protogen facades`), PROTO_NO_HINT=1
@@ -42,6 +55,9 @@ abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;;
 
 extra_paths=()
 c_only=0 proto_dir="" c_out="" c_module="" swift_out="" prune="" options="" descriptor_out="" catalog_out=""
+honour=0 external=""
+[ "${NANOPB_OPTIONS_MODE:-skip}" = honour ] && honour=1
+case "${NANOPB_OPTIONS_MODE:-skip}" in skip|honour) ;; *) die "NANOPB_OPTIONS_MODE must be skip or honour" ;; esac
 while [ $# -gt 0 ]; do
   case "$1" in
     --c-only) c_only=1; shift ;;
@@ -54,6 +70,8 @@ while [ $# -gt 0 ]; do
     --descriptor-out) descriptor_out=$(abspath "$2"); shift 2 ;;
     --catalog-out) catalog_out=$(abspath "$2"); shift 2 ;;
     --proto-path) extra_paths+=(-I"$(abspath "$2")"); shift 2 ;;
+    --honour-options) honour=1; shift ;;
+    --external-module) external=$2; shift 2 ;;
     *) die "unknown argument '$1' (see the header of scripts/proto.sh)" ;;
   esac
 done
@@ -79,38 +97,45 @@ if [ -n "$descriptor_out" ]; then
   mkdir -p "$(dirname "$descriptor_out")"; cmp -s "$set_file" "$descriptor_out" || cp "$set_file" "$descriptor_out"
 fi
 
-# --- 2. nanopb: C for every file the schema reaches, every field FT_POINTER -------------------------
+# --- 2. The plan: which files get C, every name, what happens to the schema's nanopb options ----
 if [ -z "$options" ]; then
   mapfile -t top_options < <(find "$proto_dir" -maxdepth 1 -name '*.options' -type f | LC_ALL=C sort)
   [ ${#top_options[@]} -eq 1 ] && options=${top_options[0]}
 fi
-nanopb_args=(-q -I"$proto_dir" "${extra_paths[@]}" -I/usr/include -s type:FT_POINTER)
+option_args=()
 if [ -n "$options" ]; then
   [ -f "$options" ] || die "options file $options does not exist"
-  # Copied to a fixed name so that nothing of the caller's path can reach the output.
-  cp "$options" "$tmp/schema.options"
-  nanopb_args+=(-f "$tmp/schema.options")
+  option_args=(--options "$options")
 fi
-mkdir -p "$tmp/sets" "$tmp/gen"
-"$python" "$root/scripts/proto-split.py" "$set_file" "$tmp/sets" "${protos[@]}" > "$tmp/c_files" ||
-  die "cannot generate C for $proto_dir (see above)"
-mapfile -t c_files < "$tmp/c_files"
-(cd "$tmp" && "$python" "$nanopb/generator/nanopb_generator.py" "${nanopb_args[@]}" -D gen sets/*.pb) ||
-  die "nanopb's generator failed (see above)"
+for p in "${extra_paths[@]}"; do option_args+=(--search "${p#-I}"); done
+"$python" "$root/scripts/proto-options.py" "$nanopb/generator" "$set_file" "$proto_dir" "${option_args[@]}" \
+  > "$tmp/options.json" || die "cannot read the schema's nanopb options (see above)"
+plan_args=(--descriptor-set "$set_file" --roots "${protos[@]}" --nanopb-options "$tmp/options.json")
+[ "$honour" = 0 ] || plan_args+=(--honour-options)
+if [ -n "$external" ]; then
+  [[ "$external" =~ ^[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*$ ]] || die "--external-module wants FACADES:CMODULE"
+  plan_args+=(--external-facade-module "${external%%:*}" --external-c-module "${external#*:}")
+fi
+if [ -n "$prune" ]; then
+  read -r -a prune_dirs <<< "$prune"
+  selection=(--prune-sources)
+  for d in "${prune_dirs[@]}"; do selection+=("$(abspath "$d")"); done
+else
+  selection=()
+fi
+# shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
+(cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen plan "${plan_args[@]}" "${selection[@]}") > "$tmp/plan.json" ||
+  die "protogen plan refused the schema (see above)"
 
-# Refuse what the Swift runtime cannot hold: every field must have come out as a pointer.
-not_pointer=$(cd "$tmp/gen" && awk '
-  /^#define [A-Za-z0-9_]+_FIELDLIST\(X, *[A-Za-z_]+\)/ { msg = $2; sub(/_FIELDLIST.*/, "", msg); next }
-  match($0, /X\([A-Za-z_]+, *[A-Z]+, *[A-Z]+, *[A-Z_0-9]+, *(\([^)]*\)|[A-Za-z0-9_]+)/) {
-    n = split(substr($0, RSTART, RLENGTH), p, ",")
-    kind = p[2]; gsub(/ /, "", kind)
-    field = p[5]; for (i = 6; i <= n; i++) field = field "," p[i]; gsub(/[ ()]/, "", field)
-    if (n > 5) field = p[7]; gsub(/[ ()]/, "", field)   # oneof member: (oneof,name,oneof.name)
-    file = FILENAME; sub(/^\.\//, "", file); sub(/\.pb\.h$/, ".proto", file)
-    if (kind != "POINTER") print file ": field " field " of " msg " is " kind ", not POINTER"
-  }' $(find . -name '*.pb.h' | LC_ALL=C sort))
-[ -z "$not_pointer" ] || die "fields that are not FT_POINTER (an options file overrides type:FT_POINTER?):
-$not_pointer"
+# --- 3. nanopb: C for the files the plan names, every field FT_POINTER -------------------------------
+mkdir -p "$tmp/sets" "$tmp/gen"
+"$python" "$root/scripts/proto-split.py" "$set_file" "$tmp/plan.json" "$tmp/sets" "$tmp/schema.options" > "$tmp/c_files" ||
+  die "cannot split the schema for nanopb (see above)"
+mapfile -t c_files < "$tmp/c_files"
+if [ ${#c_files[@]} -gt 0 ]; then
+  (cd "$tmp" && "$python" "$nanopb/generator/nanopb_generator.py" -q -f schema.options -D gen sets/*.pb) ||
+    die "nanopb's generator failed (see above)"
+fi
 
 # Determinism: nothing machine- or run-specific may reach the generated files.
 if grep -rlE "$tmp|$root|$proto_dir|/usr/include|/home/|/tmp/| at (Mon|Tue|Wed|Thu|Fri|Sat|Sun) " "$tmp/gen" >/dev/null; then
@@ -194,22 +219,16 @@ sync_tree "$stage" "$c_out"
 echo "proto: C target $c_module in ${c_out#"$root"/} (${#c_files[@]} files: ${c_files[*]})"
 if [ "$c_only" = 1 ]; then print_hint; exit 0; fi
 
-# --- 3. Swift facades ------------------------------------------------------------------------------
-if [ -n "$prune" ]; then
-  read -r -a prune_dirs <<< "$prune"
-  selection=(--prune-sources)
-  for d in "${prune_dirs[@]}"; do selection+=("$(abspath "$d")"); done
-else
-  selection=(--all-types)
-fi
+# --- 4. Swift facades, from the same plan inputs ---------------------------------------------------
+[ ${#selection[@]} -gt 0 ] || selection=(--all-types)
 mkdir -p "$swift_out"
 # shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS and PROTOGEN_FLAGS are word lists on purpose
-(cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen facades --descriptor-set "$set_file" \
+(cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen facades "${plan_args[@]}" \
   --c-module "$c_module" --swift-out "$swift_out" "${selection[@]}" ${PROTOGEN_FLAGS:-}) ||
   die "protogen facades failed"
 echo "proto: facades in ${swift_out#"$root"/}"
 
-# --- 4. Catalog module for the proof (only with --catalog-out) -------------------------------------
+# --- 5. Catalog module for the proof (only with --catalog-out) -------------------------------------
 if [ -n "$catalog_out" ]; then
   # The tests find the schema through this hint; recorded only when it is inside the package, so
   # no absolute path reaches the output.
@@ -217,7 +236,7 @@ if [ -n "$catalog_out" ]; then
   case "$proto_dir" in "$root"/*) hint=(--proto-dir-hint "${proto_dir#"$root"/}") ;; esac
   mkdir -p "$catalog_out"
   # shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
-  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen catalog --descriptor-set "$set_file" \
+  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen catalog "${plan_args[@]}" \
     --facade-module "$(basename "$swift_out")" --swift-out "$catalog_out" "${hint[@]}") ||
     die "protogen catalog failed"
   echo "proto: catalog in ${catalog_out#"$root"/}"

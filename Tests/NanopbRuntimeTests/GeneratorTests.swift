@@ -54,8 +54,9 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public static let slow = MyPkg_Sub2_Outer_Kind(rawValue: 2)"))
         #expect(text.contains("public var fooBar: Int32"))
         #expect(text.contains("public var fooBar_2: Int32"))
-        #expect(text.contains("public var `class`: String { NanopbField.string(_pointer.pointee.`class`, \"\") }"))
-        #expect(text.contains("public var self_p: String { NanopbField.string(_pointer.pointee.`self`, \"\") }"))
+        #expect(text.contains("public var `class`: String { NanopbField.string(_pointer.pointee.class_, \"\") }"),
+                "C++ keyword: the C member takes `_` (Naming.cIdentifier), the Swift property keeps the name")
+        #expect(text.contains("public var self_p: String { NanopbField.string(_pointer.pointee.self_, \"\") }"))
         #expect(text.contains("public var hasX: Int32"), "the field has_x keeps its name")
         #expect(text.contains("public var hasX_5: Bool"), "x's presence accessor yields")
         #expect(text.contains("public var userURLID: String"))
@@ -123,22 +124,49 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(!text.contains("Q_Other") && !text.contains("Q_Unused"))
     }
 
-    @Test func settersOutsideABuilderExtensionFailTheInvariant() {
-        let bad = GeneratedFile(name: "x.pb.swift", contents: "extension A {\n    public var v: Int { get { 1 } set { } }\n}\n")
-        #expect(throws: GeneratorError.invariant(file: "x.pb.swift", line: 2, reason: "`set {` outside an `extension X.Builder` block")) {
+    @Test func aWritingMemberOutsideABuilderDeclarationFailsTheInvariant() {
+        let setter = FacadeMember.property("v", type: "Int", read: ["1"], write: ["_ = newValue"])
+        let bad = FacadeFileModel(name: "x.pb.swift", prologue: [], declarations: [
+            FacadeDeclaration(kind: .messageExtension, header: "extension A {", members: [setter])])
+        #expect(throws: GeneratorError.invariant(file: "x.pb.swift", declaration: "extension A { v",
+                                                 reason: "a member that writes storage outside an `extension X.Builder` declaration")) {
             try BuilderInvariant.verify(bad)
         }
-        let good = GeneratedFile(name: "y.pb.swift", contents: "extension A.Builder {\n    public var v: Int { get { 1 } set { } }\n}\n")
+        let clear = FacadeMember.mutatingFunc("clearV", body: "")
+        let alsoBad = FacadeFileModel(name: "y.pb.swift", prologue: [], declarations: [
+            FacadeDeclaration(kind: .openEnum, header: "public struct E {", members: [clear])])
+        #expect(throws: GeneratorError.self) { try BuilderInvariant.verify(alsoBad) }
+        let good = FacadeFileModel(name: "z.pb.swift", prologue: [], declarations: [
+            FacadeDeclaration(kind: .builderExtension, header: "extension A.Builder {", members: [setter, clear])])
         #expect(throws: Never.self) { try BuilderInvariant.verify(good) }
     }
 
-    @Test func commandLineRequiresExactlyOneSelectionMode() {
+    @Test func theInvariantReadsTheModelNotTheText() throws {
+        // A type or field whose name ends in "set" once tripped a text scan (`preset {`).
+        let text = try generate(["s.proto": """
+            syntax = "proto3"; package s;
+            message Preset { int32 mutating = 1; string set = 2; }
+            message User { Preset preset = 1; repeated Preset nonmutating = 2; }
+            """])
+        #expect(text.contains("public typealias S_Preset = NanopbMsg<s_Preset>"))
+        #expect(text.contains("public var set: String"))
+    }
+
+    @Test func commandLineRequiresExactlyOneSelectionModeAndTakesPlanInputs() throws {
         #expect(throws: GeneratorError.self) {
             try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o"])
         }
-        let options = try? ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o",
-                                           "--prune-sources", "S1", "S2"])
-        #expect(options?.pruneSources == ["S1", "S2"])
+        #expect(throws: GeneratorError.self) {
+            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o", "--all-types", "--bogus"])
+        }
+        let options = try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o",
+                                          "--all-types", "--roots", "x.proto", "y.proto", "--honour-options"])
+        #expect(options.plan.roots == ["x.proto", "y.proto"])
+        #expect(options.plan.optionsMode == .honour)
+        #expect(throws: GeneratorError.self) {
+            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o", "--all-types",
+                                "--external-facade-module", "W"])
+        }
     }
 
     @Test func theCommandPrunesWritesAndRemovesOnlyItsOwnStaleFiles() throws {

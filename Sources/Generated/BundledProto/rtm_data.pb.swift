@@ -231,30 +231,29 @@ extension Rtm_DataPacket.Builder {
         }
         set {
             switch _pointer.pointee.which_value {
-            case 5: NanopbField.release(message: _pointer.pointee.value.user)
-            case 6: NanopbField.release(message: _pointer.pointee.value.chat)
-            case 7: NanopbField.release(message: _pointer.pointee.value.transcription)
-            case 8: NanopbField.release(message: _pointer.pointee.value.rpc_request)
-            case 9: NanopbField.release(message: _pointer.pointee.value.rpc_ack)
-            case 10: NanopbField.release(message: _pointer.pointee.value.rpc_response)
-            case 11: NanopbField.release(message: _pointer.pointee.value.stream_header)
-            case 12: NanopbField.release(message: _pointer.pointee.value.stream_chunk)
-            case 13: NanopbField.release(message: _pointer.pointee.value.stream_trailer)
-            case 14: NanopbField.release(message: _pointer.pointee.value.metrics)
-            case 15: NanopbField.release(message: _pointer.pointee.value.cursor)
-            case 16: NanopbField.release(message: _pointer.pointee.value.reaction)
-            case 17: NanopbField.release(message: _pointer.pointee.value.dtmf)
-            case 18: NanopbField.release(message: _pointer.pointee.value.topic_tree)
-            case 2047: NanopbField.release(_pointer.pointee.value.opaque)
-            case 2048: NanopbField.release(_pointer.pointee.value.debug_text)
-            case 262143: NanopbField.release(_pointer.pointee.value.clock_offset_us)
-            case 262144: NanopbField.release(_pointer.pointee.value.probe_nonce)
-            case 33554431: NanopbField.release(_pointer.pointee.value.ack_until)
-            case 33554432: NanopbField.release(_pointer.pointee.value.keepalive)
+            case 5: NanopbField.release(message: _pointer.pointee.value.user); _pointer.pointee.value.user = nil
+            case 6: NanopbField.release(message: _pointer.pointee.value.chat); _pointer.pointee.value.chat = nil
+            case 7: NanopbField.release(message: _pointer.pointee.value.transcription); _pointer.pointee.value.transcription = nil
+            case 8: NanopbField.release(message: _pointer.pointee.value.rpc_request); _pointer.pointee.value.rpc_request = nil
+            case 9: NanopbField.release(message: _pointer.pointee.value.rpc_ack); _pointer.pointee.value.rpc_ack = nil
+            case 10: NanopbField.release(message: _pointer.pointee.value.rpc_response); _pointer.pointee.value.rpc_response = nil
+            case 11: NanopbField.release(message: _pointer.pointee.value.stream_header); _pointer.pointee.value.stream_header = nil
+            case 12: NanopbField.release(message: _pointer.pointee.value.stream_chunk); _pointer.pointee.value.stream_chunk = nil
+            case 13: NanopbField.release(message: _pointer.pointee.value.stream_trailer); _pointer.pointee.value.stream_trailer = nil
+            case 14: NanopbField.release(message: _pointer.pointee.value.metrics); _pointer.pointee.value.metrics = nil
+            case 15: NanopbField.release(message: _pointer.pointee.value.cursor); _pointer.pointee.value.cursor = nil
+            case 16: NanopbField.release(message: _pointer.pointee.value.reaction); _pointer.pointee.value.reaction = nil
+            case 17: NanopbField.release(message: _pointer.pointee.value.dtmf); _pointer.pointee.value.dtmf = nil
+            case 18: NanopbField.release(message: _pointer.pointee.value.topic_tree); _pointer.pointee.value.topic_tree = nil
+            case 2047: NanopbField.release(_pointer.pointee.value.opaque); _pointer.pointee.value.opaque = nil
+            case 2048: NanopbField.release(_pointer.pointee.value.debug_text); _pointer.pointee.value.debug_text = nil
+            case 262143: NanopbField.release(_pointer.pointee.value.clock_offset_us); _pointer.pointee.value.clock_offset_us = nil
+            case 262144: NanopbField.release(_pointer.pointee.value.probe_nonce); _pointer.pointee.value.probe_nonce = nil
+            case 33554431: NanopbField.release(_pointer.pointee.value.ack_until); _pointer.pointee.value.ack_until = nil
+            case 33554432: NanopbField.release(_pointer.pointee.value.keepalive); _pointer.pointee.value.keepalive = nil
             default: break
             }
             _pointer.pointee.which_value = 0
-            _pointer.pointee.value = .init()
             switch newValue {
             case nil: break
             case .user(let value)?:
@@ -889,12 +888,11 @@ extension Rtm_RpcResponse.Builder {
         }
         set {
             switch _pointer.pointee.which_result {
-            case 2: NanopbField.release(_pointer.pointee.result.payload)
-            case 3: NanopbField.release(message: _pointer.pointee.result.error)
+            case 2: NanopbField.release(_pointer.pointee.result.payload); _pointer.pointee.result.payload = nil
+            case 3: NanopbField.release(message: _pointer.pointee.result.error); _pointer.pointee.result.error = nil
             default: break
             }
             _pointer.pointee.which_result = 0
-            _pointer.pointee.result = .init()
             switch newValue {
             case nil: break
             case .payload(let value)?:
@@ -1034,12 +1032,11 @@ extension Rtm_StreamHeader.Builder {
         }
         set {
             switch _pointer.pointee.which_content {
-            case 7: NanopbField.release(message: _pointer.pointee.content.text)
-            case 8: NanopbField.release(message: _pointer.pointee.content.file)
+            case 7: NanopbField.release(message: _pointer.pointee.content.text); _pointer.pointee.content.text = nil
+            case 8: NanopbField.release(message: _pointer.pointee.content.file); _pointer.pointee.content.file = nil
             default: break
             }
             _pointer.pointee.which_content = 0
-            _pointer.pointee.content = .init()
             switch newValue {
             case nil: break
             case .text(let value)?:

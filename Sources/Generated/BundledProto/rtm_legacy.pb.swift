@@ -313,12 +313,11 @@ extension Rtm_LegacyJoinResponse.Builder {
         }
         set {
             switch _pointer.pointee.which_outcome {
-            case 5: NanopbField.release(_pointer.pointee.outcome.participant_sid)
-            case 6: NanopbField.release(_pointer.pointee.outcome.reject_code)
+            case 5: NanopbField.release(_pointer.pointee.outcome.participant_sid); _pointer.pointee.outcome.participant_sid = nil
+            case 6: NanopbField.release(_pointer.pointee.outcome.reject_code); _pointer.pointee.outcome.reject_code = nil
             default: break
             }
             _pointer.pointee.which_outcome = 0
-            _pointer.pointee.outcome = .init()
             switch newValue {
             case nil: break
             case .participantSid(let value)?:

@@ -405,13 +405,12 @@ extension Rtm_Region.Builder {
         }
         set {
             switch _pointer.pointee.which_content {
-            case 1: NanopbField.release(_pointer.pointee.content.track_sid)
-            case 2: NanopbField.release(_pointer.pointee.content.participant_identity)
-            case 3: NanopbField.release(_pointer.pointee.content.fill_rgba)
+            case 1: NanopbField.release(_pointer.pointee.content.track_sid); _pointer.pointee.content.track_sid = nil
+            case 2: NanopbField.release(_pointer.pointee.content.participant_identity); _pointer.pointee.content.participant_identity = nil
+            case 3: NanopbField.release(_pointer.pointee.content.fill_rgba); _pointer.pointee.content.fill_rgba = nil
             default: break
             }
             _pointer.pointee.which_content = 0
-            _pointer.pointee.content = .init()
             switch newValue {
             case nil: break
             case .trackSid(let value)?:
@@ -761,14 +760,13 @@ extension Rtm_Permission_Grant.Builder {
         }
         set {
             switch _pointer.pointee.which_subject {
-            case 1: NanopbField.release(_pointer.pointee.subject.identity)
-            case 2: NanopbField.release(_pointer.pointee.subject.identity_prefix)
-            case 3: NanopbField.release(_pointer.pointee.subject.everyone)
-            case 4: NanopbField.release(_pointer.pointee.subject.kind)
+            case 1: NanopbField.release(_pointer.pointee.subject.identity); _pointer.pointee.subject.identity = nil
+            case 2: NanopbField.release(_pointer.pointee.subject.identity_prefix); _pointer.pointee.subject.identity_prefix = nil
+            case 3: NanopbField.release(_pointer.pointee.subject.everyone); _pointer.pointee.subject.everyone = nil
+            case 4: NanopbField.release(_pointer.pointee.subject.kind); _pointer.pointee.subject.kind = nil
             default: break
             }
             _pointer.pointee.which_subject = 0
-            _pointer.pointee.subject = .init()
             switch newValue {
             case nil: break
             case .identity(let value)?:
@@ -1087,14 +1085,13 @@ extension Rtm_Recording.Builder {
         }
         set {
             switch _pointer.pointee.which_source {
-            case 7: NanopbField.release(message: _pointer.pointee.source.composite)
-            case 8: NanopbField.release(_pointer.pointee.source.track_sid)
-            case 9: NanopbField.release(_pointer.pointee.source.participant_identity)
-            case 10: NanopbField.release(message: _pointer.pointee.source.track_pair)
+            case 7: NanopbField.release(message: _pointer.pointee.source.composite); _pointer.pointee.source.composite = nil
+            case 8: NanopbField.release(_pointer.pointee.source.track_sid); _pointer.pointee.source.track_sid = nil
+            case 9: NanopbField.release(_pointer.pointee.source.participant_identity); _pointer.pointee.source.participant_identity = nil
+            case 10: NanopbField.release(message: _pointer.pointee.source.track_pair); _pointer.pointee.source.track_pair = nil
             default: break
             }
             _pointer.pointee.which_source = 0
-            _pointer.pointee.source = .init()
             switch newValue {
             case nil: break
             case .composite(let value)?:
@@ -1160,14 +1157,13 @@ extension Rtm_Recording.Builder {
         }
         set {
             switch _pointer.pointee.which_output {
-            case 11: NanopbField.release(message: _pointer.pointee.output.file)
-            case 12: NanopbField.release(message: _pointer.pointee.output.segments)
-            case 13: NanopbField.release(message: _pointer.pointee.output.stream)
-            case 14: NanopbField.release(message: _pointer.pointee.output.images)
+            case 11: NanopbField.release(message: _pointer.pointee.output.file); _pointer.pointee.output.file = nil
+            case 12: NanopbField.release(message: _pointer.pointee.output.segments); _pointer.pointee.output.segments = nil
+            case 13: NanopbField.release(message: _pointer.pointee.output.stream); _pointer.pointee.output.stream = nil
+            case 14: NanopbField.release(message: _pointer.pointee.output.images); _pointer.pointee.output.images = nil
             default: break
             }
             _pointer.pointee.which_output = 0
-            _pointer.pointee.output = .init()
             switch newValue {
             case nil: break
             case .file(let value)?:

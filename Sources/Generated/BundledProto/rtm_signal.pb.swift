@@ -190,24 +190,23 @@ extension Rtm_ClientMessage.Builder {
         }
         set {
             switch _pointer.pointee.which_body {
-            case 2: NanopbField.release(message: _pointer.pointee.body.join)
-            case 3: NanopbField.release(message: _pointer.pointee.body.description)
-            case 4: NanopbField.release(message: _pointer.pointee.body.candidate)
-            case 5: NanopbField.release(message: _pointer.pointee.body.publish)
-            case 6: NanopbField.release(message: _pointer.pointee.body.unpublish)
-            case 7: NanopbField.release(message: _pointer.pointee.body.mute)
-            case 8: NanopbField.release(message: _pointer.pointee.body.subscription)
-            case 9: NanopbField.release(message: _pointer.pointee.body.preferred_layer)
-            case 10: NanopbField.release(message: _pointer.pointee.body.presence)
-            case 11: NanopbField.release(message: _pointer.pointee.body.leave)
-            case 12: NanopbField.release(message: _pointer.pointee.body.ping)
-            case 13: NanopbField.release(message: _pointer.pointee.body.resume)
-            case 14: NanopbField.release(message: _pointer.pointee.body.moderation)
-            case 15: NanopbField.release(message: _pointer.pointee.body.legacy_join)
+            case 2: NanopbField.release(message: _pointer.pointee.body.join); _pointer.pointee.body.join = nil
+            case 3: NanopbField.release(message: _pointer.pointee.body.description); _pointer.pointee.body.description = nil
+            case 4: NanopbField.release(message: _pointer.pointee.body.candidate); _pointer.pointee.body.candidate = nil
+            case 5: NanopbField.release(message: _pointer.pointee.body.publish); _pointer.pointee.body.publish = nil
+            case 6: NanopbField.release(message: _pointer.pointee.body.unpublish); _pointer.pointee.body.unpublish = nil
+            case 7: NanopbField.release(message: _pointer.pointee.body.mute); _pointer.pointee.body.mute = nil
+            case 8: NanopbField.release(message: _pointer.pointee.body.subscription); _pointer.pointee.body.subscription = nil
+            case 9: NanopbField.release(message: _pointer.pointee.body.preferred_layer); _pointer.pointee.body.preferred_layer = nil
+            case 10: NanopbField.release(message: _pointer.pointee.body.presence); _pointer.pointee.body.presence = nil
+            case 11: NanopbField.release(message: _pointer.pointee.body.leave); _pointer.pointee.body.leave = nil
+            case 12: NanopbField.release(message: _pointer.pointee.body.ping); _pointer.pointee.body.ping = nil
+            case 13: NanopbField.release(message: _pointer.pointee.body.resume); _pointer.pointee.body.resume = nil
+            case 14: NanopbField.release(message: _pointer.pointee.body.moderation); _pointer.pointee.body.moderation = nil
+            case 15: NanopbField.release(message: _pointer.pointee.body.legacy_join); _pointer.pointee.body.legacy_join = nil
             default: break
             }
             _pointer.pointee.which_body = 0
-            _pointer.pointee.body = .init()
             switch newValue {
             case nil: break
             case .join(let value)?:
@@ -538,26 +537,25 @@ extension Rtm_ServerMessage.Builder {
         }
         set {
             switch _pointer.pointee.which_body {
-            case 2: NanopbField.release(message: _pointer.pointee.body.joined)
-            case 3: NanopbField.release(message: _pointer.pointee.body.description)
-            case 4: NanopbField.release(message: _pointer.pointee.body.candidate)
-            case 5: NanopbField.release(message: _pointer.pointee.body.track_published)
-            case 6: NanopbField.release(message: _pointer.pointee.body.track_unpublished)
-            case 7: NanopbField.release(message: _pointer.pointee.body.participants)
-            case 8: NanopbField.release(message: _pointer.pointee.body.speakers)
-            case 9: NanopbField.release(message: _pointer.pointee.body.quality)
-            case 10: NanopbField.release(message: _pointer.pointee.body.allocation)
-            case 11: NanopbField.release(message: _pointer.pointee.body.room)
-            case 12: NanopbField.release(message: _pointer.pointee.body.error)
-            case 13: NanopbField.release(message: _pointer.pointee.body.pong)
-            case 14: NanopbField.release(_pointer.pointee.body.refreshed_token)
-            case 15: NanopbField.release(message: _pointer.pointee.body.leave)
-            case 16: NanopbField.release(message: _pointer.pointee.body.recording)
-            case 17: NanopbField.release(message: _pointer.pointee.body.legacy_joined)
+            case 2: NanopbField.release(message: _pointer.pointee.body.joined); _pointer.pointee.body.joined = nil
+            case 3: NanopbField.release(message: _pointer.pointee.body.description); _pointer.pointee.body.description = nil
+            case 4: NanopbField.release(message: _pointer.pointee.body.candidate); _pointer.pointee.body.candidate = nil
+            case 5: NanopbField.release(message: _pointer.pointee.body.track_published); _pointer.pointee.body.track_published = nil
+            case 6: NanopbField.release(message: _pointer.pointee.body.track_unpublished); _pointer.pointee.body.track_unpublished = nil
+            case 7: NanopbField.release(message: _pointer.pointee.body.participants); _pointer.pointee.body.participants = nil
+            case 8: NanopbField.release(message: _pointer.pointee.body.speakers); _pointer.pointee.body.speakers = nil
+            case 9: NanopbField.release(message: _pointer.pointee.body.quality); _pointer.pointee.body.quality = nil
+            case 10: NanopbField.release(message: _pointer.pointee.body.allocation); _pointer.pointee.body.allocation = nil
+            case 11: NanopbField.release(message: _pointer.pointee.body.room); _pointer.pointee.body.room = nil
+            case 12: NanopbField.release(message: _pointer.pointee.body.error); _pointer.pointee.body.error = nil
+            case 13: NanopbField.release(message: _pointer.pointee.body.pong); _pointer.pointee.body.pong = nil
+            case 14: NanopbField.release(_pointer.pointee.body.refreshed_token); _pointer.pointee.body.refreshed_token = nil
+            case 15: NanopbField.release(message: _pointer.pointee.body.leave); _pointer.pointee.body.leave = nil
+            case 16: NanopbField.release(message: _pointer.pointee.body.recording); _pointer.pointee.body.recording = nil
+            case 17: NanopbField.release(message: _pointer.pointee.body.legacy_joined); _pointer.pointee.body.legacy_joined = nil
             default: break
             }
             _pointer.pointee.which_body = 0
-            _pointer.pointee.body = .init()
             switch newValue {
             case nil: break
             case .joined(let value)?:
@@ -926,13 +924,12 @@ extension Rtm_IceCandidate.Builder {
         }
         set {
             switch _pointer.pointee.which_address {
-            case 7: NanopbField.release(_pointer.pointee.address.ipv4)
-            case 8: NanopbField.release(_pointer.pointee.address.ipv6)
-            case 9: NanopbField.release(_pointer.pointee.address.mdns_hostname)
+            case 7: NanopbField.release(_pointer.pointee.address.ipv4); _pointer.pointee.address.ipv4 = nil
+            case 8: NanopbField.release(_pointer.pointee.address.ipv6); _pointer.pointee.address.ipv6 = nil
+            case 9: NanopbField.release(_pointer.pointee.address.mdns_hostname); _pointer.pointee.address.mdns_hostname = nil
             default: break
             }
             _pointer.pointee.which_address = 0
-            _pointer.pointee.address = .init()
             switch newValue {
             case nil: break
             case .ipv4(let value)?:
@@ -2107,14 +2104,13 @@ extension Rtm_ModerationAction.Builder {
         }
         set {
             switch _pointer.pointee.which_action {
-            case 2: NanopbField.release(_pointer.pointee.action.remove)
-            case 3: NanopbField.release(_pointer.pointee.action.mute_track_sid)
-            case 4: NanopbField.release(message: _pointer.pointee.action.set_permission)
-            case 5: NanopbField.release(_pointer.pointee.action.ban_seconds)
+            case 2: NanopbField.release(_pointer.pointee.action.remove); _pointer.pointee.action.remove = nil
+            case 3: NanopbField.release(_pointer.pointee.action.mute_track_sid); _pointer.pointee.action.mute_track_sid = nil
+            case 4: NanopbField.release(message: _pointer.pointee.action.set_permission); _pointer.pointee.action.set_permission = nil
+            case 5: NanopbField.release(_pointer.pointee.action.ban_seconds); _pointer.pointee.action.ban_seconds = nil
             default: break
             }
             _pointer.pointee.which_action = 0
-            _pointer.pointee.action = .init()
             switch newValue {
             case nil: break
             case .remove(let value)?:

@@ -484,19 +484,18 @@ extension Rtm_MetricValue.Builder {
         }
         set {
             switch _pointer.pointee.which_value {
-            case 1: NanopbField.release(_pointer.pointee.value.real)
-            case 2: NanopbField.release(_pointer.pointee.value.real32)
-            case 3: NanopbField.release(_pointer.pointee.value.integer)
-            case 4: NanopbField.release(_pointer.pointee.value.counter)
-            case 5: NanopbField.release(_pointer.pointee.value.delta)
-            case 6: NanopbField.release(_pointer.pointee.value.flag)
-            case 7: NanopbField.release(_pointer.pointee.value.text)
-            case 8: NanopbField.release(_pointer.pointee.value.blob)
-            case 9: NanopbField.release(message: _pointer.pointee.value.histogram)
+            case 1: NanopbField.release(_pointer.pointee.value.real); _pointer.pointee.value.real = nil
+            case 2: NanopbField.release(_pointer.pointee.value.real32); _pointer.pointee.value.real32 = nil
+            case 3: NanopbField.release(_pointer.pointee.value.integer); _pointer.pointee.value.integer = nil
+            case 4: NanopbField.release(_pointer.pointee.value.counter); _pointer.pointee.value.counter = nil
+            case 5: NanopbField.release(_pointer.pointee.value.delta); _pointer.pointee.value.delta = nil
+            case 6: NanopbField.release(_pointer.pointee.value.flag); _pointer.pointee.value.flag = nil
+            case 7: NanopbField.release(_pointer.pointee.value.text); _pointer.pointee.value.text = nil
+            case 8: NanopbField.release(_pointer.pointee.value.blob); _pointer.pointee.value.blob = nil
+            case 9: NanopbField.release(message: _pointer.pointee.value.histogram); _pointer.pointee.value.histogram = nil
             default: break
             }
             _pointer.pointee.which_value = 0
-            _pointer.pointee.value = .init()
             switch newValue {
             case nil: break
             case .real(let value)?:

@@ -1,17 +1,14 @@
-// Checks the generator's own output: messages are immutable, so anything that writes storage
-// (`set {`, `mutating func`, a store or release through NanopbField) may appear only inside an
-// `extension X.Builder {` block. A violation is a generator bug and fails generation.
+// Checks the generator's own output: messages are immutable, so a member that writes storage
+// (a property with a setter, a `mutating func`) may appear only in an `extension X.Builder`
+// declaration. Checked on the emitter's model (FacadeFileModel), where each member records what
+// it can do; no generated text is scanned. A violation is a generator bug and fails generation.
 
 enum BuilderInvariant {
-    static func verify(_ file: GeneratedFile) throws(GeneratorError) {
-        var inBuilder = false
-        for (index, line) in file.contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("extension ") { inBuilder = line.hasSuffix(".Builder {") }
-            else if line.hasPrefix("}") { inBuilder = false }
-            guard !inBuilder else { continue }
-            for marker in ["set {", "mutating func", "NanopbField.storing", "NanopbField.release", "nonmutating"]
-            where line.contains(marker) {
-                throw .invariant(file: file.name, line: index + 1, reason: "`\(marker)` outside an `extension X.Builder` block")
+    static func verify(_ file: FacadeFileModel) throws(GeneratorError) {
+        for declaration in file.declarations where declaration.kind != .builderExtension {
+            if let member = declaration.members.first(where: \.writes) {
+                throw .invariant(file: file.name, declaration: "\(declaration.header) \(member.name)",
+                                 reason: "a member that writes storage outside an `extension X.Builder` declaration")
             }
         }
     }

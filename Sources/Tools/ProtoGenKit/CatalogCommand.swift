@@ -1,12 +1,12 @@
-// `protogen catalog`: a schema's catalog module for the proof (see CatalogEmitter). Parsed and run
-// here; ProtoGen.run dispatches to it.
+// `protogen catalog`: a schema's catalog module for the proof (see CatalogEmitter). Parsed with
+// the one parser (CommandLine.swift) and the same plan inputs as `facades`; ProtoGen.run dispatches to it.
 
 import ProtoSchema
 
 extension ProtoGen {
     public static let catalogUsage = """
-        usage: protogen catalog --descriptor-set FILE.pb --facade-module MODULE --swift-out DIR
-                                       [--proto-dir-hint DIR]
+        usage: protogen catalog PLAN-INPUTS --facade-module MODULE --swift-out DIR [--proto-dir-hint DIR]
+        \(PlanFlags.usage)
         """
 
     /// Parsed `catalog` options.
@@ -17,42 +17,35 @@ extension ProtoGen {
         public var swiftOut: String
         /// The schema folder relative to the package root, recorded for the tests.
         public var protoDirectoryHint: String?
+        /// The same plan inputs the facades were generated with.
+        public var plan: PlanInputs
     }
+
+    static let catalogFlags = PlanFlags.flags.merging(
+        ["--facade-module": .one, "--swift-out": .one, "--proto-dir-hint": .one]) { a, _ in a }
 
     public static func parseCatalog(_ arguments: [String]) throws(GeneratorError) -> CatalogOptions {
         guard arguments.first == "catalog" else { throw .usage(catalogUsage) }
-        var options = CatalogOptions(descriptorSet: "", facadeModule: "", swiftOut: "", protoDirectoryHint: nil)
-        var rest = arguments.dropFirst()
-        func value(_ flag: String) throws(GeneratorError) -> String {
-            guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw .usage("\(flag) needs a value\n\(catalogUsage)") }
-            return v
-        }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--descriptor-set": options.descriptorSet = try value(flag)
-            case "--facade-module": options.facadeModule = try value(flag)
-            case "--swift-out": options.swiftOut = try value(flag)
-            case "--proto-dir-hint": options.protoDirectoryHint = try value(flag)
-            default: throw .usage("unknown argument \(flag)\n\(catalogUsage)")
-            }
-        }
-        if options.descriptorSet.isEmpty || options.facadeModule.isEmpty || options.swiftOut.isEmpty {
-            throw .usage(catalogUsage)
-        }
-        return options
+        let parsed = try ParsedFlags.parse(arguments.dropFirst(), flags: catalogFlags, usage: catalogUsage)
+        return CatalogOptions(
+            descriptorSet: try parsed.required("--descriptor-set", usage: catalogUsage),
+            facadeModule: try parsed.required("--facade-module", usage: catalogUsage),
+            swiftOut: try parsed.required("--swift-out", usage: catalogUsage),
+            protoDirectoryHint: parsed.one("--proto-dir-hint"),
+            plan: try PlanFlags.inputs(parsed, selection: .all, usage: catalogUsage))
     }
 
     /// Generates the catalog module in memory, for facades generated with `--all-types`.
-    public static func catalog(schema: SchemaSet, facadeModule: String, protoDirectoryHint: String?) throws(GeneratorError) -> [GeneratedFile] {
-        let plan = try FacadePlan(schema: schema, selection: .all)
+    public static func catalog(schema: SchemaSet, facadeModule: String, protoDirectoryHint: String?,
+                               inputs: PlanInputs = PlanInputs()) throws(GeneratorError) -> [GeneratedFile] {
+        let plan = try FacadePlan(schema: schema, inputs: inputs)
         return try CatalogEmitter(plan: plan, facadeModule: facadeModule, protoDirectoryHint: protoDirectoryHint).files()
     }
 
     static func runCatalog(_ arguments: [String]) throws(GeneratorError) -> [String] {
         let options = try parseCatalog(arguments)
-        let schema: SchemaSet
-        do { schema = try SchemaSet(contentsOf: options.descriptorSet) } catch { throw .schema(error) }
-        let files = try catalog(schema: schema, facadeModule: options.facadeModule, protoDirectoryHint: options.protoDirectoryHint)
+        let files = try catalog(schema: loadSchema(options.descriptorSet), facadeModule: options.facadeModule,
+                                protoDirectoryHint: options.protoDirectoryHint, inputs: options.plan)
         return try OutputFolder(path: options.swiftOut).replaceGenerated(with: files)
     }
 }

@@ -167,6 +167,9 @@ struct CatalogEmitter {
         var body: [String] = []
         for field in schema.fieldsByNumber {
             guard let content = message.content(number: field.number) else { continue }
+            if plan.isIgnored(field, in: schema) {
+                throw Inexpressible(text: "field \(field.name) is FT_IGNORE (an honoured nanopb option): the facades do not carry it")
+            }
             var value: [String]
             var target = "$0." + Naming.escaped(members.field[field.number]!)
             switch content {
@@ -219,10 +222,10 @@ struct CatalogEmitter {
     /// One value of `field`'s type as a Swift expression (lines; more than one for messages).
     private func expression(_ value: ProtoValue, field: FieldSchema, constants: inout SharedBytes) throws(Inexpressible) -> [String] {
         switch value {
-        case .int32(let v): return ["Int32(\(v))"]
-        case .int64(let v): return ["Int64(\(v))"]
-        case .uint32(let v): return ["UInt32(\(v))"]
-        case .uint64(let v): return ["UInt64(\(v))"]
+        case .int32(let v): return [try integer(Int64(v), field: field)]
+        case .int64(let v): return [try integer(v, field: field)]
+        case .uint32(let v): return [try integer(UInt64(v), field: field)]
+        case .uint64(let v): return [try integer(v, field: field)]
         case .bool(let v): return [v ? "true" : "false"]
         case .float(let v): return ["Float(bitPattern: 0x\(Self.hex(v.bitPattern, digits: 8)))"]
         case .double(let v): return ["Double(bitPattern: 0x\(Self.hex(v.bitPattern, digits: 16)))"]
@@ -241,6 +244,25 @@ struct CatalogEmitter {
         case .message(let inner):
             return try buildExpression(inner, constants: &constants)
         }
+    }
+
+    /// An integer spelled with the field's Swift type from the plan (narrower under an honoured
+    /// `int_size`); a value that does not fit cannot be built through the facades.
+    private func integer<T: BinaryInteger>(_ value: T, field: FieldSchema) throws(Inexpressible) -> String {
+        let type = plan.valueKind(field, in: schema.message(field.scope)!).swiftType
+        let fits: Bool
+        switch type {
+        case "Int8": fits = Int8(exactly: value) != nil
+        case "Int16": fits = Int16(exactly: value) != nil
+        case "Int32": fits = Int32(exactly: value) != nil
+        case "UInt8": fits = UInt8(exactly: value) != nil
+        case "UInt16": fits = UInt16(exactly: value) != nil
+        case "UInt32": fits = UInt32(exactly: value) != nil
+        case "Int64": fits = Int64(exactly: value) != nil
+        default: fits = UInt64(exactly: value) != nil
+        }
+        if !fits { throw Inexpressible(text: "field \(field.name) holds \(value), which does not fit its C type \(type) (int_size)") }
+        return "\(type)(\(value))"
     }
 
     // MARK: Helpers

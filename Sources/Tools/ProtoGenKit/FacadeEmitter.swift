@@ -1,6 +1,6 @@
-// Emits the Swift facade files: per message a one-line storage conformance on the nanopb C struct,
-// a typealias of NanopbMsg, getters on the message and getters + setters on its Builder; per enum
-// an open RawRepresentable struct; per real oneof a Swift enum.
+// Emits the Swift facade files: one file per generated .proto file, built as a FacadeFileModel
+// from one emitter per construct (EnumEmitter, NamespaceEmitter, MessageEmitter with
+// FieldEmitter and OneofEmitter), checked against the builder invariant, then rendered.
 
 import ProtoSchema
 
@@ -21,378 +21,56 @@ struct FacadeEmitter {
     let cModule: String
     var schema: SchemaSet { plan.schema }
 
-    func files() throws(GeneratorError) -> [GeneratedFile] {
-        var result: [GeneratedFile] = []
-        for file in schema.files {
+    /// The models of every file, in schema file order (what the builder invariant checks).
+    func models() -> [FacadeFileModel] {
+        var result: [FacadeFileModel] = []
+        for file in schema.files where !plan.isExternal(file.name) {
             let messages = schema.messages.filter { $0.file == file.name && plan.emitted.contains($0.fullName) }
             let enums = schema.enums.filter { $0.file == file.name && plan.emitted.contains($0.fullName) }
             if messages.isEmpty && enums.isEmpty { continue }
-            var out = CodeWriter()
-            out.line("\(generatedHeaderPrefix)\(file.name).")
-            out.line("// Regenerate with: make proto")
-            out.line("// swiftlint:disable all")
-            out.line()
-            out.line("import CNanopb")
-            out.line("import \(cModule)")
-            out.line("@_spi(NanopbFacade) import NanopbRuntime")
-            out.line()
-            out.line("// Fails to compile against a runtime this generator was not written for.")
-            out.line("private typealias _RuntimeVersionCheck = \(runtimeVersionMarker)")
-            for enumType in enums { out.line(); emitEnum(enumType, &out) }
+            var declarations: [FacadeDeclaration] = []
+            for enumType in enums { declarations.append(EnumEmitter(plan: plan).declaration(enumType)) }
             for message in messages {
-                out.line()
-                if plan.namespaces.contains(message.fullName) { emitNamespace(message, &out) } else { emitMessage(message, &out) }
+                if plan.namespaces.contains(message.fullName) {
+                    declarations.append(NamespaceEmitter(plan: plan).declaration(message))
+                } else {
+                    declarations += MessageEmitter(plan: plan, cModule: cModule).declarations(message)
+                }
             }
             let name = file.name.replacingAll("/", with: "_")
             let base = name.hasSuffix(".proto") ? String(name.dropLast(6)) : name
-            let generated = GeneratedFile(name: base + ".pb.swift", contents: out.text)
-            try BuilderInvariant.verify(generated)
-            result.append(generated)
+            result.append(FacadeFileModel(name: base + ".pb.swift", prologue: prologue(file), declarations: declarations))
         }
         return result
     }
 
-    // MARK: Enums
-
-    private func emitEnum(_ enumType: EnumSchema, _ out: inout CodeWriter) {
-        let name = plan.swiftName(enumType.fullName)
-        out.line("/// `\(enumType.fullName)`: open, so numbers this build does not name survive a round trip.")
-        out.open("public struct \(name): RawRepresentable, Hashable, Sendable {")
-        out.line("public var rawValue: Int32")
-        out.line("public init(rawValue: Int32) { self.rawValue = rawValue }")
-        var seen: [String: Int32] = [:]
-        for value in enumType.values {
-            var caseName = Naming.enumCaseName(value.name, enumName: enumType.name)
-            if let number = seen[caseName] {
-                if number == value.number { continue }  // alias spelled the same after camel-casing
-                caseName += value.number < 0 ? "_m\(-Int(value.number))" : "_\(value.number)"
-                while seen[caseName] != nil { caseName += "_" }
-            }
-            seen[caseName] = value.number
-            out.line("public static let \(Naming.escaped(caseName)) = \(name)(rawValue: \(value.number))")
+    func files() throws(GeneratorError) -> [GeneratedFile] {
+        var result: [GeneratedFile] = []
+        for model in models() {
+            try BuilderInvariant.verify(model)
+            result.append(model.render())
         }
-        out.close("}")
+        return result
     }
 
-    // MARK: Namespaces
-
-    private func emitNamespace(_ message: MessageSchema, _ out: inout CodeWriter) {
-        let name = plan.swiftName(message.fullName)
-        out.line("/// `\(message.fullName)` holds only nested types: a namespace, so `\(name).X` spells `\(name)_X`.")
-        out.open("public enum \(name) {")
-        for child in message.nestedMessages + message.nestedEnums where plan.emitted.contains(child) {
-            if schema.message(child)?.isMapEntry == true { continue }
-            let last = String(child.split(separator: ".").last!)
-            out.line("public typealias \(Naming.escaped(last)) = \(plan.swiftName(child))")
-        }
-        out.close("}")
-    }
-
-    // MARK: Messages
-
-    private func emitMessage(_ message: MessageSchema, _ out: inout CodeWriter) {
-        let name = plan.swiftName(message.fullName)
-        let cName = Naming.cTypeName(fullName: message.fullName)
-        let members = plan.members(of: message)
-        // Module-qualified instead of `@retroactive`: the attribute is an error when the runtime
-        // is in the same package and its absence a warning when it is not; qualifying works in both.
-        out.open("extension \(cModule).\(cName): NanopbRuntime.NanopbStorage {")
-        out.line("public static var _descriptor: pb_msgdesc_t { \(cName)_msg }")
-        out.line("public static let _emptyBox = NanopbBox(emptyOf: \(cName).self)")
-        out.line("public static var _swiftName: String { \(name.swiftLiteral) }")
-        out.close("}")
-        out.line()
-        out.line("/// `\(message.fullName)`")
-        out.line("public typealias \(name) = NanopbMsg<\(cName)>")
-
-        for oneof in message.realOneofs {
-            out.line()
-            let typeName = plan.oneofTypeName(messageName: name, oneof: oneof)
-            out.open("public enum \(typeName): Hashable, Sendable {")
-            for number in oneof.fieldNumbers {
-                let field = message.field(number: number)!
-                out.line("case \(Naming.escaped(members.oneofCase[number]!))(\(valueType(field)))")
-            }
-            out.close("}")
-        }
-
-        for builder in [false, true] {
-            out.line()
-            out.open(builder ? "extension \(name).Builder {" : "extension \(name) {")
-            for field in message.fields where plan.realOneof(of: field, in: message) == nil {
-                emitField(field, message: message, members: members, builder: builder, &out)
-            }
-            for (index, oneof) in message.oneofs.enumerated() where !oneof.isSynthetic {
-                emitOneof(oneof, index: index, message: message, members: members, builder: builder, &out)
-            }
-            out.close("}")
-        }
-    }
-
-    private func emitField(_ field: FieldSchema, message: MessageSchema, members: FacadePlan.Members, builder: Bool, _ out: inout CodeWriter) {
-        let property = Naming.escaped(members.field[field.number]!)
-        let slot = "_pointer.pointee.\(cField(field.name))"
-        let type = propertyType(field)
-        let read: [String]
-        let write: [String]
-        if let entry = mapEntry(field) {
-            read = mapRead(entry, slot: slot, count: countSlot(field), type: type, builder: builder)
-            write = mapWrite(entry, slot: slot, count: countSlot(field))
-        } else if field.isRepeated {
-            read = [repeatedRead(field, slot: slot, count: countSlot(field), builder: builder)]
-            write = ["(\(slot), \(countSlot(field))) = \(repeatedStore(field, slot: slot, count: countSlot(field)))"]
-        } else {
-            read = [singleRead(field, slot, defaultValue: defaultValue(field), builder: builder)]
-            write = ["\(slot) = \(singleStore(field, "newValue", replacing: slot, omit: !field.hasPresence))"]
-        }
-        emitProperty(property, type: type, read: read, write: builder ? write : nil, &out)
-        if let has = members.has[field.number] {
-            out.line("public var \(Naming.escaped(has)): Bool { \(slot) != nil }")
-            if builder {
-                let release = isMessage(field) ? "NanopbField.release(message: \(slot))" : "NanopbField.release(\(slot))"
-                out.line("public mutating func \(Naming.escaped(members.clear[field.number]!))() { \(release); \(slot) = nil }")
-            }
-        }
-    }
-
-    private func emitOneof(_ oneof: OneofSchema, index: Int, message: MessageSchema, members: FacadePlan.Members, builder: Bool, _ out: inout CodeWriter) {
-        let property = Naming.escaped(members.oneof[index]!)
-        let typeName = plan.oneofTypeName(messageName: plan.swiftName(message.fullName), oneof: oneof)
-        let which = "_pointer.pointee.which_\(oneof.name)"
-        let union = "_pointer.pointee.\(cField(oneof.name))"
-        let fields = oneof.fieldNumbers.map { message.field(number: $0)! }
-
-        var read = ["switch \(which) {"]
-        for field in fields {
-            let value = singleRead(field, "\(union).\(cField(field.name))", defaultValue: defaultValue(field), builder: builder)
-            read.append("case \(field.number): return .\(Naming.escaped(members.oneofCase[field.number]!))(\(value))")
-        }
-        read += ["default: return nil", "}"]
-
-        // Release the active variant with its own layout before the union is reused.
-        var write = ["switch \(which) {"]
-        for field in fields {
-            let member = "\(union).\(cField(field.name))"
-            write.append("case \(field.number): " + (isMessage(field) ? "NanopbField.release(message: \(member))" : "NanopbField.release(\(member))"))
-        }
-        write += ["default: break", "}", "\(which) = 0", "\(union) = .init()", "switch newValue {", "case nil: break"]
-        for field in fields {
-            let member = "\(union).\(cField(field.name))"
-            write.append("case .\(Naming.escaped(members.oneofCase[field.number]!))(let value)?:")
-            write.append("    \(member) = \(singleStore(field, "value", replacing: "nil", omit: false))")
-            write.append("    if \(member) != nil { \(which) = \(field.number) }")
-        }
-        write.append("}")
-        emitProperty(property, type: "\(typeName)?", read: read, write: builder ? write : nil, &out)
-
-        // Per-member accessors, as protoc-gen-swift has them: the member's value when it is the
-        // active variant, its default otherwise; setting one selects it.
-        for field in fields {
-            let memberName = Naming.escaped(members.field[field.number]!)
-            let caseName = Naming.escaped(members.oneofCase[field.number]!)
-            let value = singleRead(field, "\(union).\(cField(field.name))", defaultValue: defaultValue(field), builder: builder)
-            let absent = isMessage(field) ? "\(plan.swiftName(field.typeName!))()" : defaultValue(field)
-            let memberRead = ["guard \(which) == \(field.number) else { return \(absent) }", "return \(value)"]
-            emitProperty(memberName, type: valueType(field), read: memberRead,
-                         write: builder ? ["self.\(property) = .\(caseName)(newValue)"] : nil, &out)
-        }
-    }
-
-    private func emitProperty(_ name: String, type: String, read: [String], write: [String]?, _ out: inout CodeWriter) {
-        if write == nil && read.count == 1 {
-            out.line("public var \(name): \(type) { \(read[0]) }")
-            return
-        }
-        out.open("public var \(name): \(type) {")
-        if let write {
-            if read.count == 1 { out.line("get { \(read[0]) }") } else { out.block("get {", read) }
-            out.block("set {", write)
-        } else {
-            for line in read { out.line(line) }
-        }
-        out.close("}")
-    }
-
-    // MARK: Field kinds
-
-    private func isMessage(_ field: FieldSchema) -> Bool { field.type == .message }
-
-    private func mapEntry(_ field: FieldSchema) -> MessageSchema? {
-        guard field.isRepeated, field.type == .message, let entry = schema.message(field.typeName!), entry.isMapEntry else { return nil }
-        return entry
-    }
-
-    private func cField(_ name: String) -> String { Naming.escaped(name) }
-
-    private func countSlot(_ field: FieldSchema) -> String { "_pointer.pointee.\(field.name)_count" }
-
-    /// The Swift type of one value of the field.
-    private func valueType(_ field: FieldSchema) -> String {
-        switch field.type {
-        case .int32, .sint32, .sfixed32: return "Int32"
-        case .int64, .sint64, .sfixed64: return "Int64"
-        case .uint32, .fixed32: return "UInt32"
-        case .uint64, .fixed64: return "UInt64"
-        case .float: return "Float"
-        case .double: return "Double"
-        case .bool: return "Bool"
-        case .string: return "String"
-        case .bytes: return "[UInt8]"
-        case .enum, .message, .group: return plan.swiftName(field.typeName!)
-        }
-    }
-
-    private func propertyType(_ field: FieldSchema) -> String {
-        if let entry = mapEntry(field) { return "[\(valueType(entry.mapKey!)): \(valueType(entry.mapValue!))]" }
-        return field.isRepeated ? "[\(valueType(field))]" : valueType(field)
-    }
-
-    private func singleRead(_ field: FieldSchema, _ slot: String, defaultValue: String, builder: Bool) -> String {
-        switch field.type {
-        case .string: return "NanopbField.string(\(slot), \(defaultValue))"
-        case .bytes: return "NanopbField.bytes(\(slot), \(defaultValue))"
-        case .enum: return "NanopbField.enumeration(\(slot), \(defaultValue))"
-        case .message, .group: return builder ? "NanopbField.copy(\(slot))" : "_view(\(slot))"
-        default: return "NanopbField.scalar(\(slot), \(defaultValue))"
-        }
-    }
-
-    /// An expression storing `value` into the slot currently holding `replacing`.
-    private func singleStore(_ field: FieldSchema, _ value: String, replacing: String, omit: Bool) -> String {
-        switch field.type {
-        case .string: return "NanopbField.storing(string: \(value), replacing: \(replacing), omitEmpty: \(omit))"
-        case .bytes: return "NanopbField.storing(bytes: \(value), replacing: \(replacing), omitEmpty: \(omit))"
-        case .enum:
-            let omitting = omit ? "\(valueType(field))(rawValue: 0)" : "nil"
-            return "NanopbField.storing(enumeration: \(value), replacing: \(replacing), omitting: \(omitting))"
-        case .message, .group: return "NanopbField.storing(message: \(value), replacing: \(replacing))"
-        case .bool: return "NanopbField.storing(\(value), replacing: \(replacing), omitting: \(omit ? "false" : "nil"))"
-        default: return "NanopbField.storing(\(value), replacing: \(replacing), omitting: \(omit ? "0" : "nil"))"
-        }
-    }
-
-    private func repeatedRead(_ field: FieldSchema, slot: String, count: String, builder: Bool) -> String {
-        switch field.type {
-        case .string: return "NanopbField.strings(\(slot), \(count))"
-        case .bytes: return "NanopbField.byteArrays(\(slot), \(count))"
-        case .enum: return "NanopbField.enumerations(\(slot), \(count))"
-        case .message, .group: return builder ? "NanopbField.copies(\(slot), \(count))" : "_views(\(slot), \(count))"
-        default: return "NanopbField.array(\(slot), \(count))"
-        }
-    }
-
-    private func repeatedStore(_ field: FieldSchema, slot: String, count: String) -> String {
-        let label: String
-        switch field.type {
-        case .string: label = "strings"
-        case .bytes: label = "byteArrays"
-        case .enum: label = "enumerations"
-        case .message, .group: label = "messages"
-        default: label = "array"
-        }
-        return "NanopbField.storing(\(label): newValue, replacing: \(slot), count: \(count))"
-    }
-
-    private func mapRead(_ entry: MessageSchema, slot: String, count: String, type: String, builder: Bool) -> [String] {
-        let key = entry.mapKey!, value = entry.mapValue!
-        return [
-            "var map: \(type) = [:]",
-            "for entry in NanopbField.entries(\(slot), \(count)) {",
-            "    map[\(singleRead(key, "entry.key", defaultValue: defaultValue(key), builder: builder))] = "
-                + singleRead(value, "entry.value", defaultValue: defaultValue(value), builder: builder),
-            "}",
-            "return map",
+    private func prologue(_ file: FileSchema) -> [String] {
+        var lines = [
+            "\(generatedHeaderPrefix)\(file.name).",
+            "// Regenerate with: make proto",
+            "// swiftlint:disable all",
+            "",
+            "import CNanopb",
+            "import \(cModule)",
         ]
-    }
-
-    /// Map entries are written in key order, so equal dictionaries encode to equal bytes.
-    private func mapWrite(_ entry: MessageSchema, slot: String, count: String) -> [String] {
-        let key = entry.mapKey!, value = entry.mapValue!
-        let order = key.type == .bool ? "{ !$0.key && $1.key }" : "{ $0.key < $1.key }"
-        return [
-            "let entries = newValue.sorted \(order)",
-            "(\(slot), \(count)) = NanopbField.storing(entries: entries.count, descriptor: \(Naming.cTypeName(fullName: entry.fullName))_msg, replacing: \(slot), count: \(count)) { index, entry in",
-            "    entry.pointee.key = \(singleStore(key, "entries[index].key", replacing: "nil", omit: false))",
-            "    entry.pointee.value = \(singleStore(value, "entries[index].value", replacing: "nil", omit: false))",
-            "    return entry.pointee.key != nil && entry.pointee.value != nil",
-            "}",
+        if let external = plan.inputs.external {
+            lines += ["import \(external.cModule)", "import \(external.facadeModule)"]
+        }
+        lines += [
+            "@_spi(NanopbFacade) import NanopbRuntime",
+            "",
+            "// Fails to compile against a runtime this generator was not written for.",
+            "private typealias _RuntimeVersionCheck = \(runtimeVersionMarker)",
         ]
-    }
-
-    // MARK: Defaults
-
-    /// The value a getter returns for an absent field: the proto2 `[default = ...]`, else zero,
-    /// empty, or the enum's first value.
-    private func defaultValue(_ field: FieldSchema) -> String {
-        let text = field.defaultValue
-        switch field.type {
-        case .string: return (text ?? "").swiftLiteral
-        case .bytes:
-            guard let text else { return "[]" }
-            return "[" + unescapeCBytes(text).map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "]"
-        case .bool: return text == "true" ? "true" : "false"
-        case .enum:
-            let enumType = schema.enumType(field.typeName!)!
-            let number = text.flatMap { name in enumType.values.first { $0.name == name }?.number }
-                ?? enumType.defaultValue?.number ?? 0
-            return "\(valueType(field))(rawValue: \(number))"
-        case .float, .double:
-            switch text {
-            case nil: return "0"
-            case "inf": return ".infinity"
-            case "-inf": return "-.infinity"
-            case "nan": return ".nan"
-            default: return text!
-            }
-        case .message, .group: return "\(valueType(field))()"
-        default: return text ?? "0"
-        }
-    }
-
-    /// protoc writes a bytes default C-escaped (\n, \\, \", \', \ooo octal, \xhh).
-    private func unescapeCBytes(_ text: String) -> [UInt8] {
-        let chars = Array(text.utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i < chars.count {
-            guard chars[i] == UInt8(ascii: "\\"), i + 1 < chars.count else { out.append(chars[i]); i += 1; continue }
-            let c = chars[i + 1]
-            i += 2
-            switch c {
-            case UInt8(ascii: "n"): out.append(10)
-            case UInt8(ascii: "r"): out.append(13)
-            case UInt8(ascii: "t"): out.append(9)
-            case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                var value = Int(c - UInt8(ascii: "0"))
-                var digits = 1
-                while digits < 3, i < chars.count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(chars[i]) {
-                    value = value * 8 + Int(chars[i] - UInt8(ascii: "0")); i += 1; digits += 1
-                }
-                out.append(UInt8(truncatingIfNeeded: value))
-            case UInt8(ascii: "x"):
-                var value = 0
-                while i < chars.count, let digit = Int(String(UnicodeScalar(chars[i])), radix: 16) { value = value * 16 + digit; i += 1 }
-                out.append(UInt8(truncatingIfNeeded: value))
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-}
-
-/// Indented text output.
-struct CodeWriter {
-    private(set) var text = ""
-    private var indent = 0
-
-    mutating func line(_ s: String = "") {
-        text += s.isEmpty ? "\n" : String(repeating: "    ", count: indent) + s + "\n"
-    }
-    mutating func open(_ s: String) { line(s); indent += 1 }
-    mutating func close(_ s: String) { indent -= 1; line(s) }
-    mutating func block(_ header: String, _ body: [String]) {
-        open(header)
-        for l in body { line(l) }
-        close("}")
+        return lines
     }
 }

@@ -1,41 +1,140 @@
-// What to emit and what everything is called: type names for the whole schema, the set of types
-// to emit (all, or pruned to what source folders spell plus what those need), namespaces, and the
-// member names of each emitted message with collisions resolved deterministically.
+// The one generation plan, shared by the C side (scripts/proto.sh asks it through `protogen plan`)
+// and the Swift side (the facade and exemplar emitters): which files get C, which types get
+// facades, what everything is called in C and in Swift, and what happens to the schema's own
+// nanopb options.
+//
+// What must stay true:
+// - Deterministic: the same inputs give the same plan (no hashing order reaches any output).
+// - The roots are the user's files. Option-only imports (descriptor.proto, nanopb.proto) and any
+//   other import produce C and facades only when a type of theirs is reachable from the roots
+//   through fields; custom options (`extend google.protobuf.*Options`) never stop generation.
+// - The C side gets C for every file a generated struct needs (`cFiles`), in dependency order;
+//   facades exist only for types in those files, minus the files another module provides.
+// - Every C name the facades use comes from `Naming.cIdentifier` / `Naming.cTypeName`, the same
+//   rule proto-split.py applies to the descriptor nanopb reads (`cRenames`).
 
 import ProtoSchema
 
 /// How the set of emitted types is chosen.
 public enum TypeSelection: Equatable, Sendable {
-    /// Every message and enum of the descriptor set.
+    /// Every message and enum of the root files (and what they need).
     case all
     /// The types whose Swift names appear in these identifiers (collected from source files),
     /// plus every type they need.
     case spelled(Set<String>)
 }
 
+/// Everything the plan is computed from, besides the schema. `protogen plan`, `facades` and
+/// the exemplar command parse these the same way (ProtoGenCommandLine).
+public struct PlanInputs: Equatable, Sendable {
+    /// The user's files (named as in the descriptor set). nil: every file except the option-only
+    /// imports (`optionOnlyFiles`).
+    public var roots: [String]?
+    public var selection: TypeSelection
+    /// The schema's own nanopb options, as scripts/proto-options.py reports them.
+    public var nanopbOptions: [NanopbOptionSetting]
+    public var optionsMode: NanopbOptionsMode
+    /// Files outside `roots` come from these modules (facades, C) instead of being generated:
+    /// how several schemas sharing imports (the well-known types) link into one program.
+    public var external: ExternalModules?
+
+    public init(roots: [String]? = nil, selection: TypeSelection = .all, nanopbOptions: [NanopbOptionSetting] = [],
+                optionsMode: NanopbOptionsMode = .skip, external: ExternalModules? = nil) {
+        self.roots = roots; self.selection = selection; self.nanopbOptions = nanopbOptions
+        self.optionsMode = optionsMode; self.external = external
+    }
+}
+
+/// The modules that hold the C and facades of imports shared with other schemas.
+public struct ExternalModules: Equatable, Sendable {
+    public var facadeModule: String
+    public var cModule: String
+    public init(facadeModule: String, cModule: String) { self.facadeModule = facadeModule; self.cModule = cModule }
+}
+
+/// A C-side rename the descriptor handed to nanopb must carry (Naming.cIdentifier).
+struct CRename: Equatable, Hashable, Comparable {
+    enum Kind: String { case field, oneof, type }
+    let kind: Kind
+    /// The message (field, oneof) or the type itself (type).
+    let scope: String
+    let protoName: String
+    let cName: String
+    static func < (a: CRename, b: CRename) -> Bool {
+        (a.scope, a.kind.rawValue, a.protoName) < (b.scope, b.kind.rawValue, b.protoName)
+    }
+}
+
 struct FacadePlan {
     let schema: SchemaSet
-    /// Swift type name by fully qualified proto name (messages, enums).
+    let inputs: PlanInputs
+    /// Files of the user's schema.
+    private(set) var roots: Set<String> = []
+    /// Swift type name by fully qualified proto name (messages, enums), for every type.
     private(set) var swiftNames: [String: String] = [:]
-    /// Messages and enums to emit, by full name.
+    /// Messages and enums to emit facades for (in files generated here), by full name.
     private(set) var emitted: Set<String> = []
     /// Messages emitted as a caseless `enum` namespace instead of a message typealias.
     private(set) var namespaces: Set<String> = []
+    /// Files that get C, here or in the external module, in the descriptor set's (dependency) order.
+    private(set) var cClosure: [String] = []
+    /// Files whose C this target holds (`cClosure` minus the external module's files).
+    private(set) var cFiles: [String] = []
+    /// Honoured options, each with its element; skipped ones with their reasons.
+    private(set) var honoured: [NanopbOptionSetting] = []
+    private(set) var skipped: [(setting: NanopbOptionSetting, reason: String)] = []
+    private var refused: [(setting: NanopbOptionSetting, reason: String)] = []
+    /// Fields left out of the C struct (honoured FT_IGNORE), by message full name.
+    private(set) var ignoredFields: [String: Set<Int32>] = [:]
+
+    /// The files the schema may import only for their options: nothing of them is generated
+    /// unless a field of the user's schema uses one of their types.
+    static let optionOnlyFiles: Set<String> = ["google/protobuf/descriptor.proto", "nanopb.proto"]
 
     init(schema: SchemaSet, selection: TypeSelection) throws(GeneratorError) {
+        try self.init(schema: schema, inputs: PlanInputs(selection: selection))
+    }
+
+    init(schema: SchemaSet, inputs: PlanInputs) throws(GeneratorError) {
         self.schema = schema
+        self.inputs = inputs
+        try findRoots()
         try assignTypeNames()
-        let roots: [String]
-        switch selection {
+        decideOptions()
+        let rootTypes: [String]
+        switch inputs.selection {
         case .all:
-            roots = schema.messages.filter { !$0.isMapEntry }.map(\.fullName) + schema.enums.map(\.fullName)
+            rootTypes = schema.messages.filter { roots.contains($0.file) && !$0.isMapEntry }.map(\.fullName)
+                + schema.enums.filter { roots.contains($0.file) }.map(\.fullName)
         case .spelled(let identifiers):
-            roots = Self.spelledRoots(identifiers, names: swiftNames, schema: schema)
+            rootTypes = Self.spelledRoots(identifiers, names: swiftNames, schema: schema)
         }
-        close(over: roots)
+        let reached = close(over: rootTypes)
+        findCFiles(reached: reached)
+        try refuseOptions()
+        let generated = Set(cFiles)
+        emitted = reached.filter { name in
+            generated.contains(schema.message(name)?.file ?? schema.enumType(name)?.file ?? "")
+        }
         findNamespaces()
         try validate()
     }
+
+    // MARK: Roots
+
+    private mutating func findRoots() throws(GeneratorError) {
+        if let given = inputs.roots {
+            for name in given where schema.file(name) == nil {
+                throw .usage("--roots: \(name) is not in the descriptor set")
+            }
+            roots = Set(given)
+        } else {
+            roots = Set(schema.files.map(\.name).filter { !Self.optionOnlyFiles.contains($0) })
+        }
+    }
+
+    /// Whether a file's C and facades come from the external module.
+    func isExternal(_ file: String) -> Bool { inputs.external != nil && !roots.contains(file) }
 
     // MARK: Names
 
@@ -71,6 +170,137 @@ struct FacadePlan {
 
     func swiftName(_ fullName: String) -> String { swiftNames[fullName]! }
 
+    /// nanopb's C name of a message or enum, after the C rename rule.
+    func cTypeName(_ fullName: String) -> String {
+        let package = schema.message(fullName)?.package ?? schema.enumType(fullName)?.package ?? ""
+        return Naming.cTypeName(fullName: fullName, package: package)
+    }
+
+    /// The name a nested type takes inside its namespace enum (`Outer.Type` -> `TypeEnum`): the
+    /// same rule as flat type names, applied to the last component.
+    func namespaceMemberName(_ fullName: String) -> String {
+        let last = String(fullName.split(separator: ".").last!)
+        return Naming.swiftTypeName(prefix: "", path: [last], disambiguator: schema.enumType(fullName) != nil ? "Enum" : "Message")
+    }
+
+    /// The C renames of every file that gets C here: proto-split.py applies them to the
+    /// descriptor nanopb reads.
+    var cRenames: [CRename] {
+        var renames: [CRename] = []
+        let files = Set(cFiles)
+        for message in schema.messages where files.contains(message.file) {
+            if message.package.isEmpty && message.parent == nil && Naming.cIdentifier(message.name) != message.name {
+                renames.append(CRename(kind: .type, scope: message.fullName, protoName: message.name, cName: Naming.cIdentifier(message.name)))
+            }
+            for field in message.fields where Naming.cIdentifier(field.name) != field.name {
+                renames.append(CRename(kind: .field, scope: message.fullName, protoName: field.name, cName: Naming.cIdentifier(field.name)))
+            }
+            for oneof in message.realOneofs where Naming.cIdentifier(oneof.name) != oneof.name {
+                renames.append(CRename(kind: .oneof, scope: message.fullName, protoName: oneof.name, cName: Naming.cIdentifier(oneof.name)))
+            }
+        }
+        for enumType in schema.enums where files.contains(enumType.file) {
+            if enumType.package.isEmpty && enumType.parent == nil && Naming.cIdentifier(enumType.name) != enumType.name {
+                renames.append(CRename(kind: .type, scope: enumType.fullName, protoName: enumType.name, cName: Naming.cIdentifier(enumType.name)))
+            }
+        }
+        return renames.sorted()
+    }
+
+    // MARK: Options
+
+    /// Decides every setting; refusals are kept until the files that get C are known
+    /// (`refuseOptions`), since options of files that get no C do not matter.
+    private mutating func decideOptions() {
+        for setting in inputs.nanopbOptions {
+            let field = setting.kind == "field" ? fieldSchema(element: setting.element) : nil
+            switch NanopbOptionPolicy.decide(setting, field: field, mode: inputs.optionsMode) {
+            case .honoured: honoured.append(setting)
+            case .skipped(let reason): skipped.append((setting, reason))
+            case .refused(let reason): refused.append((setting, reason))
+            }
+        }
+        for setting in honoured where setting.option == "type" && setting.value == "FT_IGNORE" {
+            if setting.kind == "field", let (message, field) = fieldParts(setting.element) {
+                ignoredFields[message.fullName, default: []].insert(field.number)
+            } else if setting.kind == "oneof", let (message, index) = oneofParts(setting.element) {
+                for field in message.fields where field.oneofIndex == index {
+                    ignoredFields[message.fullName, default: []].insert(field.number)
+                }
+            }
+        }
+    }
+
+    /// Keeps the decisions about files that get C here; throws the refusals among them.
+    private mutating func refuseOptions() throws(GeneratorError) {
+        let files = Set(cFiles)
+        honoured = honoured.filter { files.contains($0.file) }
+        skipped = skipped.filter { files.contains($0.setting.file) }
+        let refusals = refused.filter { files.contains($0.setting.file) }.map {
+            "\($0.setting.label): \($0.reason). Remove it from \($0.setting.source), or generate without NANOPB_OPTIONS_MODE=honour (options are then skipped)"
+        }
+        if !refusals.isEmpty { throw .optionsRefused(refusals) }
+    }
+
+    private func fieldParts(_ element: String) -> (MessageSchema, FieldSchema)? {
+        guard let dot = element.lastIndex(of: "."), let message = schema.message(String(element[..<dot])),
+              let field = message.field(named: String(element[element.index(after: dot)...])) else { return nil }
+        return (message, field)
+    }
+
+    private func oneofParts(_ element: String) -> (MessageSchema, Int)? {
+        guard let dot = element.lastIndex(of: "."), let message = schema.message(String(element[..<dot])) else { return nil }
+        let name = String(element[element.index(after: dot)...])
+        guard let index = message.oneofs.firstIndex(where: { $0.name == name }) else { return nil }
+        return (message, index)
+    }
+
+    private func fieldSchema(element: String) -> FieldSchema? { fieldParts(element)?.1 }
+
+    private func honouredValue(_ option: String, element: String) -> String? {
+        honoured.last { $0.option == option && $0.element == element }?.value
+    }
+
+    /// Whether a field is left out of the C struct (FT_IGNORE honoured).
+    func isIgnored(_ field: FieldSchema, in message: MessageSchema) -> Bool {
+        ignoredFields[message.fullName]?.contains(field.number) ?? false
+    }
+
+    /// The nanopb options-file lines the C side applies: every field FT_POINTER, extension
+    /// fields of extendable messages left out (the facades do not carry extensions), and the
+    /// honoured options, on the C-renamed element names.
+    var nanopbOptionsFile: [String] {
+        var lines = ["* type:FT_POINTER"]
+        let files = Set(cFiles)
+        for message in schema.messages where files.contains(message.file) && !message.extensionRanges.isEmpty {
+            lines.append("\(cDottedName(message.fullName)).extensions type:FT_IGNORE")
+        }
+        for setting in honoured {
+            lines.append("\(cDottedElement(setting)) \(setting.option):\(setting.value)")
+        }
+        return lines
+    }
+
+    /// A type's full name as nanopb matches it in options files, after C renames.
+    private func cDottedName(_ fullName: String) -> String {
+        guard let package = schema.message(fullName)?.package ?? schema.enumType(fullName)?.package else { return fullName }
+        let path = Naming.relativePath(fullName: fullName, package: package)
+        var parts = package.isEmpty ? [] : [package]
+        if let top = path.first { parts.append(package.isEmpty ? Naming.cIdentifier(top) : top) }
+        return (parts + path.dropFirst()).joined(separator: ".")
+    }
+
+    private func cDottedElement(_ setting: NanopbOptionSetting) -> String {
+        switch setting.kind {
+        case "field", "oneof":
+            guard let dot = setting.element.lastIndex(of: ".") else { return setting.element }
+            let scope = String(setting.element[..<dot])
+            return "\(cDottedName(scope)).\(Naming.cIdentifier(String(setting.element[setting.element.index(after: dot)...])))"
+        case "message", "enum": return cDottedName(setting.element)
+        default: return setting.element
+        }
+    }
+
     // MARK: Selection
 
     /// Types whose name (or a oneof enum of theirs) appears among the identifiers. A dotted
@@ -94,13 +324,13 @@ struct FacadePlan {
         return roots.sorted()
     }
 
-    /// Adds everything the roots need: field types (through map entries), and for a selected
-    /// namespace-like parent, nothing more (its children are selected only when spelled).
-    private mutating func close(over roots: [String]) {
-        var pending = roots
+    /// Everything the root types need: field types (through map entries). FT_IGNORE fields need nothing.
+    private func close(over rootTypes: [String]) -> Set<String> {
+        var reached: Set<String> = []
+        var pending = rootTypes
         while let fullName = pending.popLast() {
-            guard emitted.insert(fullName).inserted, let message = schema.message(fullName) else { continue }
-            for field in message.fields {
+            guard reached.insert(fullName).inserted, let message = schema.message(fullName) else { continue }
+            for field in message.fields where !isIgnored(field, in: message) {
                 guard let typeName = field.typeName else { continue }
                 if let entry = schema.message(typeName), entry.isMapEntry {
                     pending += entry.fields.compactMap(\.typeName)
@@ -109,6 +339,26 @@ struct FacadePlan {
                 }
             }
         }
+        return reached
+    }
+
+    /// nanopb generates whole files: a file gets C when one of its types is reached, and then
+    /// every file its structs reference gets C too.
+    private mutating func findCFiles(reached: Set<String>) {
+        var files: Set<String> = []
+        var pending = reached.compactMap { schema.message($0)?.file ?? schema.enumType($0)?.file }
+        while let file = pending.popLast() {
+            guard files.insert(file).inserted else { continue }
+            for message in schema.messages where message.file == file {
+                for field in message.fields where !isIgnored(field, in: message) {
+                    guard let typeName = field.typeName,
+                          let target = schema.message(typeName)?.file ?? schema.enumType(typeName)?.file else { continue }
+                    pending.append(target)
+                }
+            }
+        }
+        cClosure = schema.files.map(\.name).filter { files.contains($0) }
+        cFiles = cClosure.filter { !isExternal($0) }
     }
 
     /// A message with no fields that holds emitted nested types, and is neither a field type nor
@@ -128,12 +378,12 @@ struct FacadePlan {
         }
     }
 
-    /// Refuses what nanopb or the facades cannot represent, naming the file and element.
+    /// Refuses what nanopb or the facades cannot represent, naming the file and element. Every
+    /// file that gets C is checked: nanopb dies on a group anywhere in a file it generates.
     private func validate() throws(GeneratorError) {
-        var emittedFiles: Set<String> = []
-        for message in schema.messages where emitted.contains(message.fullName) {
-            emittedFiles.insert(message.file)
-            for field in message.fields where field.type == .group {
+        let files = Set(cClosure)
+        for message in schema.messages where files.contains(message.file) {
+            for field in message.fields where field.type == .group && !isIgnored(field, in: message) {
                 throw .unsupported(file: message.file, element: "\(message.fullName).\(field.name)",
                                    reason: "groups are not supported by nanopb's pointer fields or the facades")
             }
@@ -142,8 +392,7 @@ struct FacadePlan {
                                    reason: "extensions are not supported by the facades")
             }
         }
-        for enumType in schema.enums where emitted.contains(enumType.fullName) { emittedFiles.insert(enumType.file) }
-        for file in schema.files where emittedFiles.contains(file.name) {
+        for file in schema.files where files.contains(file.name) {
             if file.syntax == .editions {
                 throw .unsupported(file: file.name, element: "edition", reason: "editions files are not supported by nanopb 0.4.7")
             }
@@ -168,6 +417,7 @@ struct FacadePlan {
     /// per field with explicit presence outside a real oneof. Collisions (`foo_bar` vs `fooBar`,
     /// `has_x` vs `hasX`) are resolved in declaration order, later names taking a suffix with the
     /// field number (`fooBar_7`), then underscores, so the result never depends on hashing.
+    /// FT_IGNORE fields have no member.
     struct Members {
         var field: [Int32: String] = [:]
         var has: [Int32: String] = [:]
@@ -186,13 +436,14 @@ struct FacadePlan {
             used.insert(name)
             return name
         }
-        for field in message.fields {
+        let fields = message.fields.filter { !isIgnored($0, in: message) }
+        for field in fields {
             members.field[field.number] = unique(Naming.propertyName(field.name), suffix: "_\(field.number)")
         }
-        for (index, oneof) in message.oneofs.enumerated() where !oneof.isSynthetic {
+        for (index, oneof) in message.oneofs.enumerated() where !oneof.isSynthetic && !isIgnoredOneof(index, in: message) {
             members.oneof[index] = unique(Naming.propertyName(oneof.name), suffix: "_oneof")
         }
-        for field in message.fields where hasAccessors(field, in: message) {
+        for field in fields where hasAccessors(field, in: message) {
             let base = Naming.upperFirst(members.field[field.number]!)
             members.has[field.number] = unique("has" + base, suffix: "_\(field.number)")
             members.clear[field.number] = unique("clear" + base, suffix: "_\(field.number)")
@@ -200,7 +451,7 @@ struct FacadePlan {
         // Oneof enum cases live in their own type; only collisions among members matter.
         for oneof in message.realOneofs {
             var caseNames: Set<String> = []
-            for number in oneof.fieldNumbers {
+            for number in oneof.fieldNumbers where members.field[number] != nil {
                 var name = Naming.camelCase(message.field(number: number)!.name, initialUpper: false)
                 if Naming.reservedEnumCases.contains(name) { name += "_" }
                 if caseNames.contains(name) { name += "_\(number)" }
@@ -209,6 +460,12 @@ struct FacadePlan {
             }
         }
         return members
+    }
+
+    /// A oneof whose every member is FT_IGNORE has no struct members and no facade.
+    func isIgnoredOneof(_ index: Int, in message: MessageSchema) -> Bool {
+        let numbers = message.oneofs[index].fieldNumbers
+        return !numbers.isEmpty && numbers.allSatisfy { ignoredFields[message.fullName]?.contains($0) ?? false }
     }
 
     /// Real oneof (not the synthetic one of a proto3 `optional`) a field belongs to, if any.
@@ -220,5 +477,76 @@ struct FacadePlan {
 
     func hasAccessors(_ field: FieldSchema, in message: MessageSchema) -> Bool {
         field.hasPresence && !field.isRepeated && realOneof(of: field, in: message) == nil
+    }
+
+    // MARK: Field kinds (the one decision per field)
+
+    /// How one value of `field` is held and seen.
+    func valueKind(_ field: FieldSchema, in message: MessageSchema) -> ValueKind {
+        let defaults = FieldDefaults(schema: schema)
+        switch field.type {
+        case .string: return ValueKind(category: .string, swiftType: "String", defaultValue: defaults.string(field))
+        case .bytes: return ValueKind(category: .bytes, swiftType: "[UInt8]", defaultValue: defaults.bytes(field))
+        case .bool: return ValueKind(category: .bool, swiftType: "Bool", defaultValue: field.defaultValue == "true" ? "true" : "false")
+        case .enum:
+            let type = swiftName(field.typeName!)
+            return ValueKind(category: .enumeration, swiftType: type, defaultValue: "\(type)(rawValue: \(defaults.enumNumber(field)))")
+        case .message, .group:
+            let type = swiftName(field.typeName!)
+            return ValueKind(category: .message, swiftType: type, defaultValue: "\(type)()")
+        case .float, .double:
+            return ValueKind(category: .scalar, swiftType: field.type == .float ? "Float" : "Double", defaultValue: defaults.floating(field))
+        case .int32, .sint32, .sfixed32, .int64, .sint64, .sfixed64, .uint32, .fixed32, .uint64, .fixed64:
+            var type: String
+            switch field.type {
+            case .int32, .sint32, .sfixed32: type = "Int32"
+            case .int64, .sint64, .sfixed64: type = "Int64"
+            case .uint32, .fixed32: type = "UInt32"
+            default: type = "UInt64"
+            }
+            if let size = honouredValue("int_size", element: "\(message.fullName).\(field.name)"),
+               let narrowed = NanopbOptionPolicy.intSizeType(field.type, size) {
+                type = narrowed
+            }
+            return ValueKind(category: .scalar, swiftType: type, defaultValue: field.defaultValue ?? "0")
+        }
+    }
+
+    /// The plan of one field (not FT_IGNORE).
+    func fieldPlan(_ field: FieldSchema, in message: MessageSchema) -> FieldPlan {
+        let cName = Naming.cIdentifier(field.name)
+        let value = valueKind(field, in: message)
+        let shape: FieldPlan.Shape
+        if let entry = field.typeName.flatMap(schema.message), entry.isMapEntry, field.isRepeated {
+            let key = entry.mapKey!, mapValue = entry.mapValue!
+            shape = .map(key: valueKind(key, in: entry), value: valueKind(mapValue, in: entry),
+                         entryCName: cTypeName(entry.fullName), keyIsBool: key.type == .bool)
+        } else if field.isRepeated {
+            shape = .repeated
+        } else if let (index, _) = realOneof(of: field, in: message) {
+            shape = .oneofMember(index: index)
+        } else {
+            shape = .singular(presence: field.hasPresence)
+        }
+        return FieldPlan(field: field, cName: cName, value: value, shape: shape)
+    }
+
+    /// The plans of a message's fields outside real oneofs, in declaration order.
+    func plainFields(of message: MessageSchema) -> [FieldPlan] {
+        message.fields.filter { !isIgnored($0, in: message) && realOneof(of: $0, in: message) == nil }
+            .map { fieldPlan($0, in: message) }
+    }
+
+    /// The plans of a message's real oneofs, in declaration order.
+    func oneofPlans(of message: MessageSchema) -> [OneofPlan] {
+        message.oneofs.enumerated().compactMap { index, oneof in
+            guard !oneof.isSynthetic, !isIgnoredOneof(index, in: message) else { return nil }
+            let anonymous = honouredValue("anonymous_oneof", element: "\(message.fullName).\(oneof.name)") == "true"
+            let cName = Naming.cIdentifier(oneof.name)
+            let members = oneof.fieldNumbers.compactMap { message.field(number: $0) }
+                .filter { !isIgnored($0, in: message) }.map { fieldPlan($0, in: message) }
+            return OneofPlan(index: index, oneof: oneof, unionCName: anonymous ? nil : cName, whichCName: "which_\(cName)",
+                             typeName: oneofTypeName(messageName: swiftName(message.fullName), oneof: oneof), members: members)
+        }
     }
 }

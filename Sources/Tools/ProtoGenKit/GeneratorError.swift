@@ -12,8 +12,11 @@ public enum GeneratorError: Error, Equatable, CustomStringConvertible {
     case nameCollision(name: String, first: String, second: String)
     /// A file or folder could not be read or written.
     case io(path: String, reason: String)
-    /// Generated code broke an invariant the generator checks on its own output.
-    case invariant(file: String, line: Int, reason: String)
+    /// Generated code broke an invariant the generator checks on its own output (the
+    /// emitter's model of it): the file, the declaration, what is wrong.
+    case invariant(file: String, declaration: String, reason: String)
+    /// nanopb options the facades cannot honour (one line each: file, element, option, what to do).
+    case optionsRefused([String])
 
     public var description: String {
         switch self {
@@ -23,7 +26,9 @@ public enum GeneratorError: Error, Equatable, CustomStringConvertible {
         case let .nameCollision(name, first, second):
             return "\(first) and \(second) both map to the Swift name \(name); rename one of them"
         case let .io(path, reason): return "\(path): \(reason)"
-        case let .invariant(file, line, reason): return "generated \(file):\(line): \(reason) (generator bug)"
+        case let .invariant(file, declaration, reason): return "generated \(file): \(declaration): \(reason) (generator bug)"
+        case let .optionsRefused(lines):
+            return "nanopb options the facades cannot honour:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
         }
     }
 }

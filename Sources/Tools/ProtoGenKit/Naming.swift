@@ -44,10 +44,55 @@ enum Naming {
         return reservedTypeNames.contains(name) || name.allSatisfy({ $0 == "_" }) ? name + disambiguator : name
     }
 
-    /// nanopb's C name for a message or enum: `a.b` + `Outer.Inner` -> `a_b_Outer_Inner`.
-    static func cTypeName(fullName: String) -> String {
-        fullName.replacingAll(".", with: "_")
+    /// nanopb's C name for a message or enum: `a.b` + `Outer.Inner` -> `a_b_Outer_Inner`, after
+    /// the plan's C renames (see `cIdentifier`) of the top-level type name.
+    static func cTypeName(fullName: String, package: String) -> String {
+        let path = relativePath(fullName: fullName, package: package)
+        var parts = package.isEmpty ? [] : package.split(separator: ".").map(String.init)
+        if let top = path.first { parts.append(package.isEmpty ? cIdentifier(top) : top) }
+        parts += path.dropFirst()
+        return parts.joined(separator: "_")
     }
+
+    // MARK: C identifiers
+
+    /// The C identifier nanopb writes for a proto name that stands alone in C: a field (struct
+    /// member), a oneof (union member; `which_<name>` is always safe), and a top-level type of a
+    /// file without a package (the C type name). THE RULE: a name in `reservedCIdentifiers` gets
+    /// one `_` appended. Every other C name nanopb writes is joined from several parts
+    /// (`pkg_Msg`, `Msg_Inner`, `Enum_VALUE`) and cannot be a keyword. The plan applies the rule
+    /// on both sides: the descriptor handed to nanopb is renamed accordingly (proto-split.py),
+    /// and the facades access the renamed members. The wire format does not carry names, so
+    /// the encoding is unchanged.
+    static func cIdentifier(_ name: String) -> String {
+        reservedCIdentifiers.contains(name) ? name + "_" : name
+    }
+
+    /// Names nanopb's C output cannot use as a standalone identifier: C (C23) and C++ keywords,
+    /// macros of the headers generated code includes or the compiler predefines in GNU mode,
+    /// and names the Swift importer cannot reach as a struct member (`x.self`, `x.Type`,
+    /// `x.Protocol`, `x.init` mean something else).
+    static let reservedCIdentifiers: Set<String> = [
+        // C keywords (through C23)
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+        "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+        "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+        "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
+        "_Noreturn", "_Static_assert", "_Thread_local", "_BitInt", "_Decimal32", "_Decimal64", "_Decimal128",
+        "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true",
+        "typeof", "typeof_unqual",
+        // C++ keywords and alternative tokens
+        "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class", "compl",
+        "concept", "const_cast", "consteval", "constinit", "co_await", "co_return", "co_yield", "decltype",
+        "delete", "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept",
+        "not", "not_eq", "operator", "or", "or_eq", "private", "protected", "public", "reinterpret_cast",
+        "requires", "static_cast", "template", "this", "throw", "try", "typeid", "typename", "using", "virtual",
+        "wchar_t", "xor", "xor_eq",
+        // Macros: <stddef.h>, <stdbool.h>, <stdint.h> sizes, and GNU-mode predefines
+        "NULL", "offsetof", "errno", "assert", "linux", "unix", "i386",
+        // Unreachable as a member from Swift
+        "self", "Type", "Protocol", "init", "deinit", "super",
+    ]
 
     /// protoc-gen-swift's camel-casing of a proto identifier.
     static func camelCase(_ name: String, initialUpper: Bool) -> String {

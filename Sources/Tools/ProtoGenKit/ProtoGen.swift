@@ -1,14 +1,17 @@
-// The protogen command, as a library so it can be tested without a process.
+// The protogen command, as a library so it can be tested without a process. Subcommands:
+// `plan` (what proto.sh generates C for, and every name), `facades` (the Swift facades) and
+// `catalog`; all parse their flags with ParsedFlags and build the same FacadePlan.
 
 import Foundation
 import ProtoSchema
 
 public enum ProtoGen {
     public static let usage = """
-        usage: protogen facades --descriptor-set FILE.pb --c-module CMODULE --swift-out DIR
+        usage: protogen plan PLAN-INPUTS
+               protogen facades PLAN-INPUTS --c-module CMODULE --swift-out DIR
                                 [--all-types | --prune-sources DIR ...]
-               protogen catalog --descriptor-set FILE.pb --facade-module MODULE --swift-out DIR
-                                [--proto-dir-hint DIR]
+               protogen catalog PLAN-INPUTS --facade-module MODULE --swift-out DIR [--proto-dir-hint DIR]
+        \(PlanFlags.usage)
         """
 
     /// Runs a command line (without the program name); returns the process exit status.
@@ -28,55 +31,56 @@ public enum ProtoGen {
         public var descriptorSet: String
         public var cModule: String
         public var swiftOut: String
-        public var allTypes: Bool
+        public var plan: PlanInputs
+        /// Source folders for `--prune-sources` (empty with `--all-types`).
         public var pruneSources: [String]
     }
 
+    static let facadeFlags = PlanFlags.flags.merging(
+        ["--c-module": .one, "--swift-out": .one, "--all-types": .none, "--prune-sources": .many]) { a, _ in a }
+
     public static func parse(_ arguments: [String]) throws(GeneratorError) -> FacadeOptions {
         guard arguments.first == "facades" else { throw .usage(usage) }
-        var options = FacadeOptions(descriptorSet: "", cModule: "", swiftOut: "", allTypes: false, pruneSources: [])
-        var rest = arguments.dropFirst()
-        func value(_ flag: String) throws(GeneratorError) -> String {
-            guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw .usage("\(flag) needs a value\n\(usage)") }
-            return v
-        }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--descriptor-set": options.descriptorSet = try value(flag)
-            case "--c-module": options.cModule = try value(flag)
-            case "--swift-out": options.swiftOut = try value(flag)
-            case "--all-types": options.allTypes = true
-            case "--prune-sources":
-                options.pruneSources.append(try value(flag))
-                while let next = rest.first, !next.hasPrefix("--") { options.pruneSources.append(next); rest.removeFirst() }
-            default: throw .usage("unknown argument \(flag)\n\(usage)")
-            }
-        }
-        if options.descriptorSet.isEmpty || options.cModule.isEmpty || options.swiftOut.isEmpty {
-            throw .usage(usage)
-        }
-        if options.allTypes == !options.pruneSources.isEmpty {
+        let parsed = try ParsedFlags.parse(arguments.dropFirst(), flags: facadeFlags, usage: usage)
+        if parsed.has("--all-types") == parsed.has("--prune-sources") {
             throw .usage("give exactly one of --all-types and --prune-sources\n\(usage)")
         }
-        return options
+        let prune = parsed.many("--prune-sources")
+        let selection: TypeSelection = prune.isEmpty ? .all : .spelled(try SourceScanner.identifiers(in: prune))
+        return FacadeOptions(
+            descriptorSet: try parsed.required("--descriptor-set", usage: usage),
+            cModule: try parsed.required("--c-module", usage: usage),
+            swiftOut: try parsed.required("--swift-out", usage: usage),
+            plan: try PlanFlags.inputs(parsed, selection: selection, usage: usage),
+            pruneSources: prune)
     }
 
     /// Generates facades in memory (no file system access beyond what `selection` needed).
     public static func facades(schema: SchemaSet, cModule: String, selection: TypeSelection) throws(GeneratorError) -> [GeneratedFile] {
-        let plan = try FacadePlan(schema: schema, selection: selection)
+        try facades(schema: schema, cModule: cModule, inputs: PlanInputs(selection: selection))
+    }
+
+    public static func facades(schema: SchemaSet, cModule: String, inputs: PlanInputs) throws(GeneratorError) -> [GeneratedFile] {
+        let plan = try FacadePlan(schema: schema, inputs: inputs)
         return try FacadeEmitter(plan: plan, cModule: cModule).files()
     }
 
-    /// Runs the command; returns one summary line per file written or removed.
+    static func loadSchema(_ path: String) throws(GeneratorError) -> SchemaSet {
+        do { return try SchemaSet(contentsOf: path) } catch { throw .schema(error) }
+    }
+
+    /// Runs the command; returns one summary line per file written or removed (for `plan`:
+    /// the plan as JSON).
     @discardableResult
     public static func run(_ arguments: [String]) throws(GeneratorError) -> [String] {
-        if arguments.first == "catalog" { return try runCatalog(arguments) }
-        let options = try parse(arguments)
-        let schema: SchemaSet
-        do { schema = try SchemaSet(contentsOf: options.descriptorSet) } catch { throw .schema(error) }
-        let selection: TypeSelection = options.allTypes
-            ? .all : .spelled(try SourceScanner.identifiers(in: options.pruneSources))
-        let files = try facades(schema: schema, cModule: options.cModule, selection: selection)
-        return try OutputFolder(path: options.swiftOut).replaceGenerated(with: files)
+        switch arguments.first {
+        case "catalog": return try runCatalog(arguments)
+        case "plan": return try runPlan(arguments)
+        case "facades":
+            let options = try parse(arguments)
+            let files = try facades(schema: loadSchema(options.descriptorSet), cModule: options.cModule, inputs: options.plan)
+            return try OutputFolder(path: options.swiftOut).replaceGenerated(with: files)
+        default: throw .usage(usage)
+        }
     }
 }

@@ -1,0 +1,55 @@
+// The accessors of a field outside a real oneof: its property (singular, repeated or map), and
+// `hasX` / `clearX` when it has explicit presence. Getters only on the message; setters and
+// `clearX` only on the Builder.
+
+import ProtoSchema
+
+struct FieldEmitter {
+    func members(_ plan: FieldPlan, names: FacadePlan.Members, builder: Bool) -> [FacadeMember] {
+        let property = Naming.escaped(names.field[plan.field.number]!)
+        let slot = "_pointer.pointee.\(plan.cMember)"
+        let count = "_pointer.pointee.\(plan.countName)"
+        let type: String
+        let read: [String]
+        let write: [String]
+        switch plan.shape {
+        case let .map(key, value, entryCName, keyIsBool):
+            type = "[\(key.swiftType): \(value.swiftType)]"
+            read = [
+                "var map: \(type) = [:]",
+                "for entry in NanopbField.entries(\(slot), \(count)) {",
+                "    map[\(key.read("entry.key", builder: builder))] = " + value.read("entry.value", builder: builder),
+                "}",
+                "return map",
+            ]
+            // Entries are written in key order, so equal dictionaries encode to equal bytes.
+            write = [
+                "let entries = newValue.sorted \(keyIsBool ? "{ !$0.key && $1.key }" : "{ $0.key < $1.key }")",
+                "(\(slot), \(count)) = NanopbField.storing(entries: entries.count, descriptor: \(entryCName)_msg, replacing: \(slot), count: \(count)) { index, entry in",
+                "    entry.pointee.key = \(key.store("entries[index].key", replacing: "nil", omit: false))",
+                "    entry.pointee.value = \(value.store("entries[index].value", replacing: "nil", omit: false))",
+                "    return entry.pointee.key != nil && entry.pointee.value != nil",
+                "}",
+            ]
+        case .repeated:
+            type = "[\(plan.value.swiftType)]"
+            read = [plan.value.readArray(slot, count: count, builder: builder)]
+            write = ["(\(slot), \(count)) = \(plan.value.storeArray(slot, count: count))"]
+        case .singular(let presence):
+            type = plan.value.swiftType
+            read = [plan.value.read(slot, builder: builder)]
+            write = ["\(slot) = \(plan.value.store("newValue", replacing: slot, omit: !presence))"]
+        case .oneofMember:
+            preconditionFailure("oneof members are emitted by OneofEmitter")
+        }
+        var members = [builder ? FacadeMember.property(property, type: type, read: read, write: write)
+                                : FacadeMember.getter(property, type: type, read: read)]
+        if let has = names.has[plan.field.number] {
+            members.append(.getter(Naming.escaped(has), type: "Bool", read: ["\(slot) != nil"]))
+            if builder {
+                members.append(.mutatingFunc(Naming.escaped(names.clear[plan.field.number]!), body: "\(plan.value.release(slot)); \(slot) = nil"))
+            }
+        }
+        return members
+    }
+}
