@@ -48,7 +48,8 @@ def main():
             sys.exit("proto-options: unknown argument %s" % flag)
 
     sys.path.insert(0, generator_dir)
-    from proto import nanopb_pb2  # registers the (nanopb) extensions before parsing
+    import proto  # nanopb's generator/proto package; its loader builds nanopb_pb2.py if missing
+    nanopb_pb2 = proto.load_nanopb_pb2()  # registers the (nanopb) extensions before parsing
     from google.protobuf import descriptor_pb2, text_format
 
     with open(set_path, "rb") as f:

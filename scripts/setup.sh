@@ -161,4 +161,13 @@ done
 # Headers from an older layout next to the .c files would shadow the patched pb.h: remove them.
 rm -f "$cnanopb"/runtime/*.h
 
+# nanopb's generator needs nanopb.proto compiled for python-protobuf (generator/proto/nanopb_pb2.py).
+# The generator would build it on first use, but scripts/proto-options.py imports it directly and
+# several generator runs may start at once: build it here, once, with the system protoc.
+nanopb_proto="$deps/nanopb/generator/proto"
+if [ ! -f "$nanopb_proto/nanopb_pb2.py" ] || [ "$nanopb_proto/nanopb.proto" -nt "$nanopb_proto/nanopb_pb2.py" ]; then
+  echo "setup: protoc --python_out nanopb.proto (nanopb's generator options schema)"
+  protoc -I"$nanopb_proto" --python_out="$nanopb_proto" "$nanopb_proto/nanopb.proto"
+fi
+
 echo "setup: ok (protoc $(protoc --version | awk '{print $2}'), nanopb $(sed -n 's/^#define NANOPB_VERSION "\(.*\)"/\1/p' "$deps/nanopb/pb.h"))"

@@ -4,6 +4,7 @@
 import CNanopb
 import Foundation
 import OracleCheck
+import ProofSupport
 import Testing
 
 /// Defined global symbols of every object file SwiftPM built for the CNanopb target.

@@ -3,6 +3,7 @@
 
 import Foundation
 import OracleCheck
+import ProofSupport
 import Testing
 @testable import ProtoGenKit
 import ProtoSchema

@@ -1,4 +1,5 @@
 import Foundation
+import ProofSupport
 import ProtoSchema
 
 /// Compiles `.proto` sources held in memory (a test's or a tool's) with the real protoc and loads

@@ -1,4 +1,5 @@
 import Foundation
+import ProofSupport
 
 /// Why a protoc-backed check could not run (as opposed to finding a disagreement).
 public enum OracleCheckError: Error, Sendable, CustomStringConvertible {

@@ -3,6 +3,7 @@
 import FacadeProof
 import Foundation
 import OracleCheck
+import ProofSupport
 
 /// Why the proof could not be carried out (as opposed to a check failing).
 struct ProveError: Error, CustomStringConvertible {
