@@ -47,4 +47,25 @@ struct UDPTests {
         let r = receiveBlocking(client, min: 1, max: 100)
         #expect(r?.2 == .datagramTruncated(length: 101))
     }
+
+    @Test func aReceiveIssuedBeforeAnAcceptedPeerStartsIsServedOnStart() throws {
+        // The listener hands a per-peer connection over before its owner starts it; a receive
+        // queued in between must be served by start (it once waited forever: CI flake of the test
+        // above, where the handler appends the connection before starting it).
+        let server = try TestServer(.udp, startConnections: false)
+        defer { server.stop() }
+        let (client, states) = makeClient(.udp, port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready))
+        client.send(bytes: [7])
+        #expect(server.accepted.wait { !$0.isEmpty })
+        let peer = server.accepted.values[0]
+        let got = Recorder<ReceiveResult>()
+        peer.receive(minimumIncompleteLength: 1, maximumLength: 10) { data, complete, error in
+            got.append(ReceiveResult(data: data, isComplete: complete, error: error))
+        }
+        peer.start(queue: server.queue)
+        #expect(got.wait { !$0.isEmpty })
+        #expect(got.values.first?.data == Data([7]))
+    }
 }

@@ -264,6 +264,7 @@ public final class Connection: @unchecked Sendable {
         case .udpChild:
             phase = .open
             apply(.established)
+            service()  // datagrams and receives queued before start (the listener feeds them early)
         case .outbound:
             connectOutbound()
         }
