@@ -74,6 +74,17 @@ let package = Package(
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport", "ProofSupport"]),
+        // Network fuzzing of a live peer (`make netfuzz`, docs/transport.md): the peer protocol both
+        // ends share, the peer (facades behind WireTransport listeners; built with ASan by the make
+        // target) and the driver sending seeded exemplar mutants to it.
+        .target(name: "NetFuzzProtocol", path: "Sources/Tools/NetFuzz/NetFuzzProtocol"),
+        .executableTarget(
+            name: "wirepeer", dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog"],
+            path: "Sources/Tools/NetFuzz/wirepeer"),
+        .executableTarget(
+            name: "netfuzz",
+            dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport"],
+            path: "Sources/Tools/NetFuzz/netfuzz"),
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),

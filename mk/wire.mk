@@ -1,0 +1,7 @@
+# The wire (issue 10): network fuzzing of a live peer, discovery in a network namespace, the UDP
+# batching benchmark and the load/fault script. See docs/transport.md.
+
+# Seeded mutants to an ASan-built peer over TCP, TLS and UDP (scripts/netfuzz.sh; bounded).
+.PHONY: netfuzz
+netfuzz: setup
+	@bash scripts/netfuzz.sh
