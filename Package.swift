@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
+        .library(name: "WireDiscovery", targets: ["WireDiscovery"]),
     ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
@@ -74,6 +75,15 @@ let package = Package(
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport", "ProofSupport"]),
+        // Discovery (docs/transport.md): advertise a listener as a DNS-SD service and browse for it,
+        // over Avahi's Bonjour-compatible dns_sd API (Debian libavahi-compat-libdnssd-dev, which
+        // scripts/setup.sh installs). Its tests run only inside the network namespace that
+        // `make discovery-test` creates (scripts/discovery-test.sh).
+        .systemLibrary(
+            name: "CDNSSD", path: "Sources/Wire/CDNSSD", pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
+        .target(name: "WireDiscovery", dependencies: ["CDNSSD", "WireTransport"], path: "Sources/Wire/WireDiscovery"),
+        .testTarget(name: "WireDiscoveryTests", dependencies: ["WireDiscovery", "WireTransport"]),
         // Network fuzzing of a live peer (`make netfuzz`, docs/transport.md): the peer protocol both
         // ends share, the peer (facades behind WireTransport listeners; built with ASan by the make
         // target) and the driver sending seeded exemplar mutants to it.

@@ -5,3 +5,9 @@
 .PHONY: netfuzz
 netfuzz: setup
 	@bash scripts/netfuzz.sh
+
+# Discovery tests inside a network namespace with a private D-Bus and avahi-daemon
+# (scripts/discovery-test.sh; needs root; tears everything down afterwards).
+.PHONY: discovery-test
+discovery-test: setup
+	@bash scripts/discovery-test.sh
