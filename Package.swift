@@ -91,6 +91,8 @@ let package = Package(
         .executableTarget(
             name: "wirepeer", dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog"],
             path: "Sources/Tools/NetFuzz/wirepeer"),
+        // The transport's measurement tool: UDP batching benchmark and load/fault run (scripts only).
+        .executableTarget(name: "wirebench", dependencies: ["WireTransport"], path: "Sources/Tools/wirebench"),
         .executableTarget(
             name: "netfuzz",
             dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport"],

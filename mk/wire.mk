@@ -11,3 +11,10 @@ netfuzz: setup
 .PHONY: discovery-test
 discovery-test: setup
 	@bash scripts/discovery-test.sh
+
+# Benchmarks and load (scripts, never tests; figures in README and docs/transport.md).
+.PHONY: udp-batch-bench load-test
+udp-batch-bench: setup
+	@bash scripts/udp-batch-bench.sh
+load-test: setup
+	@bash scripts/load-test.sh

@@ -472,9 +472,10 @@ public final class Connection: @unchecked Sendable {
             }
             switch result {
             case .success(let sent):
-                let done = sends.prefix(sent)
+                // One hop to the user's queue for the whole batch (in order), not one per datagram.
+                let completions = sends.prefix(sent).compactMap(\.completion)
                 sends.removeFirst(sent)
-                for s in done { if let c = s.completion { deliverSend(c, nil) } }
+                if !completions.isEmpty { (userQueue ?? .global()).async { for c in completions { c(nil) } } }
             case .failure(let error) where error.wouldBlock:
                 return (false, true)
             case .failure(let error):
