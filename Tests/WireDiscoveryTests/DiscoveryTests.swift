@@ -78,6 +78,23 @@ struct DiscoveryTests {
                 "changes: \(changes.values)")
         #expect(browser.currentResults.contains { $0.service.name == name })
 
+        // The browsed result resolves to the listener's port, and a connection there is served.
+        if let found = browser.currentResults.first(where: { $0.service.name == name }) {
+            let resolved = Recorder<Result<ResolvedService, DiscoveryError>>()
+            let resolver = Resolver(found)
+            resolver.start(queue: DispatchQueue(label: "test.resolver")) { resolved.append($0) }
+            #expect(resolved.wait(until: { !$0.isEmpty }))
+            let service = try #require(resolved.values.first).get()
+            #expect(service.port == listener.port)
+            #expect(!service.host.isEmpty)
+            let connection = Connection(host: "127.0.0.1", port: service.port, using: .tcp)
+            let connectionStates = Recorder<ConnectionState>()
+            connection.stateUpdateHandler = { connectionStates.append($0) }
+            connection.start(queue: DispatchQueue(label: "test.client"))
+            #expect(connectionStates.wait(until: { $0.contains(.ready) }))
+            connection.cancel()
+        }
+
         advertisement.cancel()
         #expect(seen { if case .removed(let r) = $0 { return r.service.name == name }; return false }, "changes: \(changes.values)")
         #expect(!browser.currentResults.contains { $0.service.name == name })
