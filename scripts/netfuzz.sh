@@ -6,7 +6,7 @@
 # normally, makes a throw-away PKI, and runs the driver: exemplar-derived mutants of the message
 # type from a fixed seed over each transport, on loopback. A dead or hung peer is a finding: its
 # preceding inputs and the peer's stderr are saved under $NETFUZZ_OUT (default .build/netfuzz/out)
-# and the run fails. Bounded: NETFUZZ_COUNT mutants per transport (default 20000) and NETFUZZ_SECONDS
+# and the run fails. Bounded: NETFUZZ_COUNT mutants per transport (default 50000) and NETFUZZ_SECONDS
 # for the whole run (default 120).
 #
 # Variables: NETFUZZ_TYPE (full message name, default rtm.DataPacket), NETFUZZ_SEED, NETFUZZ_COUNT,
@@ -34,4 +34,4 @@ export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_supp
 # shellcheck disable=SC2086
 exec "$driver" --peer "$peer" --cert "$pki/server.pem" --key "$pki/server.key" --ca "$pki/ca.pem" --out "$out" \
   --type "${NETFUZZ_TYPE:-rtm.DataPacket}" ${NETFUZZ_SEED:+--seed "$NETFUZZ_SEED"} \
-  --count "${NETFUZZ_COUNT:-20000}" --seconds "${NETFUZZ_SECONDS:-120}" ${NETFUZZ_ARGS:-}
+  --count "${NETFUZZ_COUNT:-50000}" --seconds "${NETFUZZ_SECONDS:-120}" ${NETFUZZ_ARGS:-}

@@ -28,7 +28,7 @@ struct Options {
     var certificate = "", key = "", ca = ""
     var out = ""
     var seed: UInt64 = 0x5EED_0F_F1AE
-    var count = 20000
+    var count = 50000
     var seconds = 120.0
     var deadline = 3.0
     var keep = 16
