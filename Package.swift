@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
+        .library(name: "WireDiscovery", targets: ["WireDiscovery"]),
     ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
@@ -74,6 +75,28 @@ let package = Package(
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport", "ProofSupport"]),
+        // Discovery (docs/transport.md): advertise a listener as a DNS-SD service and browse for it,
+        // over Avahi's Bonjour-compatible dns_sd API (Debian libavahi-compat-libdnssd-dev, which
+        // scripts/setup.sh installs). Its tests run only inside the network namespace that
+        // `make discovery-test` creates (scripts/discovery-test.sh).
+        .systemLibrary(
+            name: "CDNSSD", path: "Sources/Wire/CDNSSD", pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
+        .target(name: "WireDiscovery", dependencies: ["CDNSSD", "WireTransport"], path: "Sources/Wire/WireDiscovery"),
+        .testTarget(name: "WireDiscoveryTests", dependencies: ["WireDiscovery", "WireTransport"]),
+        // Network fuzzing of a live peer (`make netfuzz`, docs/transport.md): the peer protocol both
+        // ends share, the peer (facades behind WireTransport listeners; built with ASan by the make
+        // target) and the driver sending seeded exemplar mutants to it.
+        .target(name: "NetFuzzProtocol", path: "Sources/Tools/NetFuzz/NetFuzzProtocol"),
+        .executableTarget(
+            name: "wirepeer", dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog"],
+            path: "Sources/Tools/NetFuzz/wirepeer"),
+        // The transport's measurement tool: UDP batching benchmark and load/fault run (scripts only).
+        .executableTarget(name: "wirebench", dependencies: ["WireTransport"], path: "Sources/Tools/wirebench"),
+        .executableTarget(
+            name: "netfuzz",
+            dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport"],
+            path: "Sources/Tools/NetFuzz/netfuzz"),
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),

@@ -5,11 +5,17 @@ import Testing
 
 @Suite("Connection states")
 struct ConnectionStateTests {
-    @Test func connectsToAListenerAndReportsSetupPreparingReady() throws {
+    /// `setup` is the state before `start` (as in Network.framework, the handler is not called
+    /// for it); the handler then sees every change: preparing, ready, cancelled.
+    @Test func connectsToAListenerFromSetupThroughPreparingToReady() throws {
         let server = try TestServer(.tcp)
         defer { server.stop() }
         #expect(server.port != 0, "port 0 reports the bound port")
-        let (client, states) = makeClient(.tcp, port: server.port)
+        let client = Connection(host: "127.0.0.1", port: server.port, using: .tcp)
+        #expect(client.currentState == .setup)
+        let states = Recorder<ConnectionState>()
+        client.stateUpdateHandler = { states.append($0) }
+        client.start(queue: DispatchQueue(label: "test.client"))
         #expect(states.waitFor(.ready))
         #expect(states.values.prefix(2) == [.preparing, .ready])
         client.cancel()

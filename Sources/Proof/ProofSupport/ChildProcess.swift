@@ -88,12 +88,18 @@ public enum ChildProcess {
     private static func spawn(
         _ executable: String, _ arguments: [String], _ files: ScratchFiles, _ directory: String?
     ) throws(LaunchError) -> pid_t {
+        try spawn(executable, arguments, stdin: files.stdin, stdout: files.stdout, stderr: files.stderr, directory)
+    }
+
+    private static func spawn(
+        _ executable: String, _ arguments: [String], stdin: String, stdout: String, stderr: String, _ directory: String?
+    ) throws(LaunchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, files.stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, files.stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, files.stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // A working directory is set by `env -C` (coreutils): glibc's
         // posix_spawn_file_actions_addchdir_np is not visible through Swift's Glibc module.
         let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
@@ -109,13 +115,42 @@ public enum ChildProcess {
         return pid
     }
 
-    /// Waits for `pid`, retrying on EINTR; decodes the wait status without the C macros Swift
-    /// cannot import.
+    /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr into the
+    /// files at `stdout` and `stderr` (created or truncated); returns its process id. The caller
+    /// owns the child: it must reap it with `exitStatus(of:)` or `stop(_:signal:)`.
+    public static func launch(
+        _ executable: String, _ arguments: [String], stdout: String, stderr: String
+    ) throws(LaunchError) -> pid_t {
+        try spawn(executable, arguments, stdin: "/dev/null", stdout: stdout, stderr: stderr, nil)
+    }
+
+    /// The exit status of a launched child (as `Result.status`) once it has ended and been reaped
+    /// here; nil while it still runs.
+    public static func exitStatus(of pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        var reaped = waitpid(pid, &status, WNOHANG)
+        while reaped == -1 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
+        if reaped == 0 { return nil }
+        return reaped == pid ? decode(status) : -1
+    }
+
+    /// Sends `signal` to a launched child and waits for it to end; returns its exit status.
+    public static func stop(_ pid: pid_t, signal: Int32 = SIGTERM) -> Int32 {
+        kill(pid, signal)
+        return waitForExit(pid)
+    }
+
+    /// Waits for `pid`, retrying on EINTR.
     private static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             if errno != EINTR { return -1 }
         }
+        return decode(status)
+    }
+
+    /// A wait status as an exit code, or 128 + the signal, without the C macros Swift cannot import.
+    private static func decode(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

@@ -82,6 +82,9 @@ public final class Connection: @unchecked Sendable {
     /// Called once when the connection reaches a terminal state or is released (listener bookkeeping).
     private var terminationHook: (@Sendable () -> Void)?
 
+    /// A UDP connection's receive space, made on first use.
+    private lazy var datagramBuffer = DatagramBuffer(count: Self.datagramBatch, size: Self.readChunk)
+
     /// Bytes read per recv/SSL_read call; datagrams per recvmmsg call.
     static let readChunk = 65536
     static let datagramBatch = 16
@@ -472,9 +475,10 @@ public final class Connection: @unchecked Sendable {
             }
             switch result {
             case .success(let sent):
-                let done = sends.prefix(sent)
+                // One hop to the user's queue for the whole batch (in order), not one per datagram.
+                let completions = sends.prefix(sent).compactMap(\.completion)
                 sends.removeFirst(sent)
-                for s in done { if let c = s.completion { deliverSend(c, nil) } }
+                if !completions.isEmpty { (userQueue ?? .global()).async { for c in completions { c(nil) } } }
             case .failure(let error) where error.wouldBlock:
                 return (false, true)
             case .failure(let error):
@@ -526,7 +530,7 @@ public final class Connection: @unchecked Sendable {
     private func readDatagrams(_ channel: IOChannel) -> Needs? {
         do {
             let got = try channel.socket.withDescriptor { fd throws(SystemError) in
-                try Sys.recvmmsg(fd, count: Self.datagramBatch, size: min(Self.readChunk, (receives.first?.maximum ?? 0) + 1))
+                try Sys.recvmmsg(fd, into: datagramBuffer, size: min(Self.readChunk, (receives.first?.maximum ?? 0) + 1))
             }
             // A datagram filling the buffer is longer than the receive's maximum (the +1 above).
             for d in got { datagrams.append(d.bytes) }

@@ -38,6 +38,8 @@ public final class Listener: @unchecked Sendable {
     private var acceptedTotal = 0
     private var udpTable: UDPPeerTable?
     private var acceptPaused = false
+    /// A UDP listener's receive space, made on first use.
+    private lazy var datagramBuffer = DatagramBuffer(count: Connection.datagramBatch, size: Connection.readChunk)
 
     /// Accepts per readable event, so one busy listener cannot starve its queue.
     static let acceptsPerEvent = 256
@@ -234,7 +236,7 @@ public final class Listener: @unchecked Sendable {
             let got: [Sys.Datagram]
             do {
                 got = try channel.socket.withDescriptor { fd throws(SystemError) in
-                    try Sys.recvmmsg(fd, count: batch, size: Connection.readChunk)
+                    try Sys.recvmmsg(fd, into: datagramBuffer, size: Connection.readChunk)
                 }
             } catch where error.wouldBlock {
                 return

@@ -38,21 +38,27 @@ final class SocketHandle: @unchecked Sendable {
     }
 }
 
-/// A socket with its Dispatch read and write sources and (for TLS) its session: everything one
-/// connect attempt or one accepted connection owns. Confined to `queue`.
+/// A socket with Dispatch sources for readiness, confined to one serial queue.
 ///
-/// Sources start inactive; `armRead`/`armWrite` resume or suspend them (they are level-triggered,
-/// so an armed source with nothing to do would spin). `close()` cancels both and, once both cancel
-/// handlers ran (so Dispatch no longer watches the descriptor), frees the TLS session and then
-/// closes the descriptor: the descriptor is never closed while a source still refers to it.
+/// The read source lives as long as the channel (suspended while no read is wanted). The write
+/// source exists only while a write (or a connect) waits for writability: it is created when armed
+/// and cancelled when disarmed. A suspended write source left on the descriptor was seen to swallow
+/// the hang-up of a peer's reset, so that the read source never fired and a pending receive
+/// waited forever (1-3 of 400 clients reset by a listener at its connection limit; scripts/load-test.sh).
+///
+/// The descriptor is closed only after every source created on it has run its cancel handler
+/// (Dispatch's rule for sources on a descriptor).
 final class IOChannel: @unchecked Sendable {
     let socket: SocketHandle
     var tls: TLSSession?
+    private let queue: DispatchQueue
+    private let fd: Int32
     private let readSource: DispatchSourceRead
-    private let writeSource: DispatchSourceWrite
+    private var writeSource: DispatchSourceWrite?
     private enum SourceState { case inactive, running, suspended }
     private var readState = SourceState.inactive
-    private var writeState = SourceState.inactive
+    /// Sources created and not yet through their cancel handler.
+    private var liveSources = 1
     private var closed = false
     /// Called on `queue` when the socket is readable / writable while armed.
     var onReadable: (() -> Void)?
@@ -60,53 +66,63 @@ final class IOChannel: @unchecked Sendable {
 
     init(socket: SocketHandle, queue: DispatchQueue) {
         self.socket = socket
-        // SAFETY: the descriptor stays open until both sources' cancel handlers ran (see close()).
-        let fd = (try? socket.withDescriptor { $0 }) ?? -1
+        self.queue = queue
+        // SAFETY: the descriptor stays open until every source's cancel handler ran (see close()).
+        fd = (try? socket.withDescriptor { $0 }) ?? -1
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         readSource.setEventHandler { [weak self] in self?.onReadable?() }
-        writeSource.setEventHandler { [weak self] in self?.onWritable?() }
     }
 
-    func armRead(_ on: Bool) { readState = Self.arm(readSource, readState, on) }
-    func armWrite(_ on: Bool) { writeState = Self.arm(writeSource, writeState, on) }
+    func armRead(_ on: Bool) {
+        switch (readState, on) {
+        case (.inactive, true): readSource.activate(); readState = .running
+        case (.suspended, true): readSource.resume(); readState = .running
+        case (.running, false): readSource.suspend(); readState = .suspended
+        default: break
+        }
+    }
 
-    private static func arm(_ source: DispatchSourceProtocol, _ state: SourceState, _ on: Bool) -> SourceState {
-        switch (state, on) {
-        case (.inactive, true): source.activate(); return .running
-        case (.suspended, true): source.resume(); return .running
-        case (.running, false): source.suspend(); return .suspended
-        default: return state
+    func armWrite(_ on: Bool) {
+        guard !closed else { return }
+        if on, writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [weak self] in self?.onWritable?() }
+            source.setCancelHandler { self.sourceCancelled() }  // holds the channel until it ran
+            liveSources += 1
+            writeSource = source
+            source.activate()
+        } else if !on, let source = writeSource {
+            writeSource = nil
+            source.cancel()
         }
     }
 
     var isClosed: Bool { closed }
 
-    /// Cancels both sources; the TLS session and the descriptor are released after both cancel
-    /// handlers ran. Idempotent.
+    /// On `queue`: a source finished; the last one out (after close) releases TLS and the socket.
+    private func sourceCancelled() {
+        liveSources -= 1
+        if closed && liveSources == 0 {
+            tls = nil
+            socket.close()
+        }
+    }
+
+    /// Cancels the sources; the TLS session and the descriptor are released after every cancel
+    /// handler ran. Idempotent.
     func close() {
         guard !closed else { return }
         closed = true
         onReadable = nil
         onWritable = nil
-        var remaining = 2
-        let finish = { [socket] (channel: IOChannel) in
-            remaining -= 1
-            if remaining == 0 {
-                channel.tls = nil
-                socket.close()
-            }
-        }
-        // The cancel handlers hold the channel until both ran (then Dispatch releases them).
-        readSource.setCancelHandler { finish(self) }
-        writeSource.setCancelHandler { finish(self) }
-        for (source, state) in [(readSource as DispatchSourceProtocol, readState), (writeSource, writeState)] {
-            // A source must be running to be cancelled and released.
-            if state == .inactive { source.activate() } else if state == .suspended { source.resume() }
-            source.cancel()
-        }
+        // The cancel handler holds the channel until it ran (then Dispatch releases it).
+        readSource.setCancelHandler { self.sourceCancelled() }
+        // A source must be running to be cancelled and released.
+        if readState == .inactive { readSource.activate() } else if readState == .suspended { readSource.resume() }
         readState = .running
-        writeState = .running
+        readSource.cancel()
+        writeSource?.cancel()
+        writeSource = nil
     }
 
     deinit {

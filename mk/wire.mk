@@ -1,0 +1,20 @@
+# The wire (issue 10): network fuzzing of a live peer, discovery in a network namespace, the UDP
+# batching benchmark and the load/fault script. See docs/transport.md.
+
+# Seeded mutants to an ASan-built peer over TCP, TLS and UDP (scripts/netfuzz.sh; bounded).
+.PHONY: netfuzz
+netfuzz: setup
+	@bash scripts/netfuzz.sh
+
+# Discovery tests inside a network namespace with a private D-Bus and avahi-daemon
+# (scripts/discovery-test.sh; needs root; tears everything down afterwards).
+.PHONY: discovery-test
+discovery-test: setup
+	@bash scripts/discovery-test.sh
+
+# Benchmarks and load (scripts, never tests; figures in README and docs/transport.md).
+.PHONY: udp-batch-bench load-test
+udp-batch-bench: setup
+	@bash scripts/udp-batch-bench.sh
+load-test: setup
+	@bash scripts/load-test.sh
