@@ -86,7 +86,7 @@ for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swif
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
 # What the facades hold comes from the generation plan (proto.sh --plan-out), never from their text.
 SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir Protos \
-  --c-out "$out/plan-all-c" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
+  --c-out "$out/PlanAllC" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
   { cat "$out/proto-all.log"; die "the generation plan of the bundled schema failed"; }
 all_count=$("$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeAll.swift" --all)
 "$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
@@ -101,8 +101,9 @@ for p in One Packet; do
     > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
 done
 message_count() { "$py" -c 'import json, sys; print(sum(t["kind"] == "message" for t in json.load(open(sys.argv[1]))["types"]))' "$1"; }
-echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facades pruned to it:" \
-  "$(message_count "$out/plan-One.json") message(s), pruned to SizePacket: $(message_count "$out/plan-Packet.json")"
+one_count=$(message_count "$out/plan-One.json")
+echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facades pruned to it: $one_count message(s)," \
+  "pruned to SizePacket: $(message_count "$out/plan-Packet.json")"
 protoc -IProtos -I/usr/include --include_imports --descriptor_set_out="$out/rtm.pb" \
   $(cd Protos && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
 
