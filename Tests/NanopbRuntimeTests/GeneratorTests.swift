@@ -125,6 +125,12 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(!text.contains("NanopbMsg<Plain"))
     }
 
+    @Test func aFacadeTypeNamedLikeTheCModuleIsRefused() {
+        #expect(throws: GeneratorError.nameCollision(name: "CMod", first: "the C module", second: "CMod")) {
+            try generate(["m.proto": "syntax = \"proto3\"; message CMod { int32 v = 1; }"])
+        }
+    }
+
     @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
         // The facade module imports the C module: a C type `String` would shadow Swift.String in
         // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
