@@ -7,8 +7,11 @@
 #      their .options files) and our naming torture schema (Tests/Schemas/naming) through
 #      `wireproof prove`, one after the other in ONE scratch package (.scratch/foreign/prove: the
 #      runtime and oracle compile once; each schema rebuilds only its generated targets);
-#   2. Google's test_messages_proto2.proto (proto2 groups) must be refused at generation time,
-#      naming the file and the group field, with `wireproof prove` exit status 2;
+#      Two nanopb tests again with `--honour-options` (their int_size, anonymous_oneof and
+#      FT_IGNORE options applied: rows `<name>+honour`);
+#   2. refusals at generation time, `wireproof prove` exit status 2: Google's
+#      test_messages_proto2.proto (proto2 groups) naming the file and the group field, and
+#      nanopb's fixed_count test with --honour-options naming the option it cannot honour;
 #   3. two schemas sharing imports linked into one program (scripts/link-schemas.sh).
 #
 #   bash scripts/check-foreign-schemas.sh [--mutants N] [--only NAME]...
@@ -51,18 +54,25 @@ echo "check-foreign: building wireproof"
   { tail -20 "$scratch/wireproof-build.log" >&2; echo "check-foreign: wireproof does not build" >&2; exit 1; }
 wireproof=$("$SWIFT" build --product wireproof --show-bin-path)/wireproof
 
-# 1. The proof on each schema.
+# 1. The proof on each schema: "DIR" or "DIR+honour" (with --honour-options).
+runs=("${schemas[@]}")
+if [ ${#only[@]} -eq 0 ]; then
+  runs+=("$root/.deps/foreign/nanopb-intsizes+honour" "$root/.deps/foreign/nanopb-anonymous_oneof+honour")
+fi
+names=()
 index=0
-for dir in "${schemas[@]}"; do
+for run in "${runs[@]}"; do
   index=$((index + 1))
-  name=$(basename "$dir")
+  dir=${run%+honour} name=$(basename "$run") extra=()
+  [ "$dir" = "$run" ] || extra=(--honour-options)
+  names+=("$name")
   t0=$(date +%s) status=0
-  "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" \
+  "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" "${extra[@]}" \
     --json "$results/$name.json" > "$results/$name.log" 2>&1 || status=$?
   seconds=$(( $(date +%s) - t0 ))
   echo "$seconds" > "$results/$name.seconds"
   verdict=$(grep -E '^prove: (PROVED|FAILED)' "$results/$name.log" | tail -n 1 || true)
-  printf 'check-foreign [%d/%d] %-28s exit %d in %3ds  %s\n' "$index" "${#schemas[@]}" "$name" "$status" "$seconds" \
+  printf 'check-foreign [%d/%d] %-30s exit %d in %3ds  %s\n' "$index" "${#runs[@]}" "$name" "$status" "$seconds" \
     "${verdict:-$(grep -E '^prove: ' "$results/$name.log" | grep -v 'done in' | tail -n 1)}"
   if [ "$status" != 0 ]; then
     failures+=("$name: wireproof prove exited $status (log: ${results#"$root"/}/$name.log)")
@@ -85,6 +95,16 @@ if [ ${#only[@]} -eq 0 ]; then
   else
     failures+=("test_messages_proto2: expected a refusal (exit 2) naming the file and the group field 'data'; got exit $status (log: ${results#"$root"/}/test_messages_proto2.log)")
   fi
+  # An option the facades cannot honour, with --honour-options: refused, naming file, field and option.
+  status=0
+  "$wireproof" prove --proto-dir "$root/.deps/foreign/nanopb-fixed_count" --scratch "$scratch/prove-refused" \
+    --mutants 0 --honour-options > "$results/fixed_count+honour.log" 2>&1 || status=$?
+  if [ "$status" = 2 ] && grep -qE 'fixed_count\.proto: Message1\.data: fixed_count = true .*not supported' "$results/fixed_count+honour.log"; then
+    echo "check-foreign: nanopb-fixed_count with --honour-options refused as expected:"
+    { grep -m 1 'fixed_count = true' "$results/fixed_count+honour.log" | cut -c1-150 | sed 's/^/    /'; } || true
+  else
+    failures+=("nanopb-fixed_count --honour-options: expected a refusal (exit 2) naming fixed_count.proto, Message1.data and the option fixed_count; got exit $status (log: ${results#"$root"/}/fixed_count+honour.log)")
+  fi
 
   # 3. Two schemas in one program.
   t0=$(date +%s)
@@ -98,14 +118,13 @@ fi
 
 # The per-schema table, from each run's --json summary.
 echo
-/usr/bin/python3 - "$results" "${schemas[@]}" <<'PY'
+/usr/bin/python3 - "$results" "${names[@]}" <<'PY'
 import json, os, sys
-results, dirs = sys.argv[1], sys.argv[2:]
-print("%-26s %5s %8s %9s %7s %9s %8s %8s %7s  %-34s %s" % ("schema", "files", "messages", "exemplars", "passed",
+results, names = sys.argv[1], sys.argv[2:]
+print("%-30s %5s %8s %9s %7s %9s %8s %8s %7s  %-34s %s" % ("schema", "files", "messages", "exemplars", "passed",
       "explained", "excluded", "mutants", "seconds", "deviation rows exercised", "verdict"))
 sums = [0] * 7
-for d in dirs:
-    name = os.path.basename(d)
+for name in names:
     seconds = int(open(os.path.join(results, name + ".seconds")).read())
     try:
         summary = json.load(open(os.path.join(results, name + ".json")))
@@ -119,8 +138,8 @@ for d in dirs:
     sums = [a + b for a, b in zip(sums, values)]
     exercised = [str(x["row"]) for x in proof["deviations"] if x["elements"] > 0 or (x.get("explainedExemplars") or 0) > 0]
     verdict = "PROVED" if summary.get("passed") else ("FAILED: " + (summary.get("error") or "a check failed"))[:60]
-    print("%-26s %5d %8d %9d %7d %9d %8d %8d %7d  %-34s %s" % (name, *values, seconds, ",".join(exercised) or "-", verdict))
-print("%-26s %5d %8d %9d %7d %9d %8d %8d" % ("total", *sums))
+    print("%-30s %5d %8d %9d %7d %9d %8d %8d %7d  %-34s %s" % (name, *values, seconds, ",".join(exercised) or "-", verdict))
+print("%-30s %5d %8d %9d %7d %9d %8d %8d" % ("total", *sums))
 PY
 
 echo "check-foreign: $(( $(date +%s) - started ))s"
@@ -129,4 +148,4 @@ if [ ${#failures[@]} -gt 0 ]; then
   printf '  %s\n' "${failures[@]}" >&2
   exit 1
 fi
-echo "check-foreign: ok (${#schemas[@]} schemas proved$([ ${#only[@]} -gt 0 ] || echo '; test_messages_proto2 refused; two schemas linked into one program'))"
+echo "check-foreign: ok (${#runs[@]} proofs of ${#schemas[@]} schemas passed$([ ${#only[@]} -gt 0 ] || echo '; test_messages_proto2 and an option that cannot be honoured refused; two schemas linked into one program'))"
