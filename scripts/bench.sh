@@ -84,8 +84,12 @@ install() { mkdir -p "$(dirname "$2")"; cmp -s "$1" "$2" || cp "$1" "$2"; }
 src=$out/src
 for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
-all_count=$("$py" Benchmarks/touch-gen.py Sources/Generated/BundledProto BundledProto "$src/SizeAll.swift" --all)
-"$py" Benchmarks/touch-gen.py Sources/Generated/BundledProto BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
+# What the facades hold comes from the generation plan (proto.sh --plan-out), never from their text.
+SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir Protos \
+  --c-out "$out/PlanAllC" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
+  { cat "$out/proto-all.log"; die "the generation plan of the bundled schema failed"; }
+all_count=$("$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeAll.swift" --all)
+"$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
 sed 's/^import BundledProto$/import PrunedOne/' "$src/SizeOne.swift" > "$src/SizeOnePruned.swift"
 sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.swift > "$src/SizePacketPruned.swift"
 for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done
@@ -93,11 +97,13 @@ for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swi
 for p in One Packet; do
   SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --proto-dir Protos \
     --c-out "$pkg/Sources/Pruned${p}C" --swift-out "$pkg/Sources/Pruned$p" --prune "$pkg/Sources/Size${p}Pruned" \
+    --plan-out "$out/plan-$p.json" \
     > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
 done
-one_count=$(cat "$pkg"/Sources/PrunedOne/*.swift | grep -c '^public typealias .* = NanopbMsg<')
+message_count() { "$py" -c 'import json, sys; print(sum(t["kind"] == "message" for t in json.load(open(sys.argv[1]))["types"]))' "$1"; }
+one_count=$(message_count "$out/plan-One.json")
 echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facades pruned to it: $one_count message(s)," \
-  "pruned to SizePacket: $(cat "$pkg"/Sources/PrunedPacket/*.swift | grep -c '^public typealias .* = NanopbMsg<')"
+  "pruned to SizePacket: $(message_count "$out/plan-Packet.json")"
 protoc -IProtos -I/usr/include --include_imports --descriptor_set_out="$out/rtm.pb" \
   $(cd Protos && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
 

@@ -1,102 +1,151 @@
 #!/usr/bin/env bash
-# `make check-foreign`: prove `make proto` on schemas this project has never seen. For each schema it
-# writes a scratch SwiftPM package under .scratch/foreign/ (scripts/scratch-package.sh) that depends
-# on this package by local path, generates the nanopb C and the facades into it, and builds it,
-# including a link of an executable that imports both (duplicate or missing symbols fail here):
-#   wkt                  Google's well-known types from /usr/include/google/protobuf
-#   test_messages_proto3 Google's conformance message (protobuf source unpacked by `make setup`)
-# and asserts that Google's test_messages_proto2.proto is refused with an error naming the file and
-# the group field, by scripts/proto.sh and (unless --c-only) by `protogen facades`.
+# `make check-foreign`: the whole proof (`wireproof prove`) on schemas this project has never seen,
+# and the refusals and links a real schema meets. Fails on any failure; prints progress per schema
+# and a final table (messages, exemplars, passed, deviation rows exercised, seconds).
+#   1. every schema of the foreign corpus (scripts/foreign-corpus.sh: googleapis, onnx, onnx-ml,
+#      test_messages_proto3, the well-known types, descriptor.proto, nanopb's own test schemas with
+#      their .options files) and our naming torture schema (Tests/Schemas/naming) through
+#      `wireproof prove`, one after the other in ONE scratch package (.scratch/foreign/prove: the
+#      runtime and oracle compile once; each schema rebuilds only its generated targets);
+#      Two nanopb tests again with `--honour-options` (their int_size, anonymous_oneof and
+#      FT_IGNORE options applied: rows `<name>+honour`);
+#   2. refusals at generation time, `wireproof prove` exit status 2: Google's
+#      test_messages_proto2.proto (proto2 groups) naming the file and the group field, and
+#      nanopb's fixed_count test with --honour-options naming the option it cannot honour;
+#   3. two schemas sharing imports linked into one program (scripts/link-schemas.sh).
 #
-#   bash scripts/check-foreign-schemas.sh [--c-only]
+#   bash scripts/check-foreign-schemas.sh [--mutants N] [--only NAME]...
 #
-# Environment: SWIFT_BUILD_FLAGS for `swift run protogen` in this package; FOREIGN_BUILD_ROOT, where
-# the scratch packages build (default: each package's own .build, inside .scratch/).
+#   --mutants N   seeded decode mutants per message type (default 64, as `wireproof prove`)
+#   --only NAME   only these corpus schemas (folder names, e.g. nanopb-map; repeatable); skips
+#                 steps 2 and 3
+# Results: .scratch/foreign/results/<schema>.{log,json} (the prove output and its --json summary).
+# Environment: SWIFT.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 SWIFT=${SWIFT:-swift}
-c_only=()
-for arg in "$@"; do
-  case "$arg" in --c-only) c_only=(--c-only) ;; *) echo "check-foreign: unknown argument '$arg'" >&2; exit 2 ;; esac
+mutants=64 only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mutants) mutants=$2; shift 2 ;;
+    --only) only+=("$2"); shift 2 ;;
+    *) echo "check-foreign: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+  esac
 done
-pbsrc="$root/.deps/protobuf/src"
-[ -f "$pbsrc/google/protobuf/test_messages_proto3.proto" ] ||
-  { echo "check-foreign: $pbsrc missing; run 'make setup'" >&2; exit 1; }
-
 scratch="$root/.scratch/foreign"
-mkdir -p "$scratch"
+results="$scratch/results"
+rm -rf "$results"; mkdir -p "$results"
 failures=()
+started=$(date +%s)
 
-# A main.swift that only imports the generated modules: linking it pulls in every object.
-link_src="$scratch/.link-main"
-write_link_main() {  # NAME
-  rm -rf "$link_src"; mkdir -p "$link_src"
-  { [ ${#c_only[@]} -gt 0 ] || echo "import $1"; echo "import ${1}C"; echo "import CNanopb"
-    echo "print(\"$1: generated modules import and link\")"; } > "$link_src/main.swift"
-}
-
-# check_schema DIRNAME NAME [--include ROOT]... PROTO...: generate, build, link, run.
-check_schema() {
-  local dirname=$1 name=$2; shift 2
-  local dir="$scratch/$dirname" build
-  build="${FOREIGN_BUILD_ROOT:-$dir}/$( [ -n "${FOREIGN_BUILD_ROOT:-}" ] && echo "$dirname" || echo .build)"
-  echo "== $dirname"
-  write_link_main "$name"
-  if ! bash scripts/scratch-package.sh --dir "$dir" --name "$name" "${c_only[@]}" \
-       --executable "${name}Link=$link_src" "$@"; then
-    failures+=("$dirname: generation failed"); return
-  fi
-  local status=0
-  "$SWIFT" build --package-path "$dir" --scratch-path "$build" > "$dir/build.log" 2>&1 || status=$?
-  # Progress lines are noise; warnings and errors are shown.
-  grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting|Wrapping|Linking|Planning)' "$dir/build.log" || true
-  if [ "$status" != 0 ]; then
-    failures+=("$dirname: the scratch package does not build (log: ${dir#"$root"/}/build.log)"); return
-  fi
-  "$build/debug/${name}Link" || failures+=("$dirname: the link check executable failed")
-}
-
-wkt=()
-for f in any api duration empty field_mask source_context struct timestamp type wrappers; do
-  wkt+=("google/protobuf/$f.proto")
-done
-check_schema wkt WellKnownTypes "${wkt[@]}"
-check_schema test_messages_proto3 TestMessagesProto3 --include "$pbsrc" google/protobuf/test_messages_proto3.proto
-
-# proto2 test messages hold groups: both generators must refuse them, naming the file and the field.
-echo "== test_messages_proto2 (must be refused)"
-p2="$scratch/test_messages_proto2"
-rm -rf "$p2"; mkdir -p "$p2/Protos/google/protobuf"
-cp "$pbsrc/google/protobuf/test_messages_proto2.proto" "$p2/Protos/google/protobuf/"
-expect_refusal() {  # WHAT LOG STATUS
-  local what=$1 log=$2 status=$3
-  if [ "$status" = 0 ]; then failures+=("$what accepted test_messages_proto2.proto (it has groups)"); return; fi
-  if grep -q 'test_messages_proto2\.proto' "$log" && grep -qiE '\bdata\b' "$log" && grep -qi 'group' "$log"; then
-    echo "$what refused it as expected:"; grep -i 'group' "$log" | sed 's/^/    /'
-  else
-    failures+=("$what failed on test_messages_proto2.proto without naming the file and the group field 'data'")
-    sed 's/^/    /' "$log" >&2
-  fi
-}
-status=0
-PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir "$p2/Protos" --c-out "$p2/Sources/P2C" \
-  > "$p2/proto.log" 2>&1 || status=$?
-expect_refusal "scripts/proto.sh" "$p2/proto.log" "$status"
-if [ ${#c_only[@]} -eq 0 ]; then
-  (cd "$p2/Protos" && protoc -I. -I/usr/include --include_imports \
-    --descriptor_set_out="$p2/proto2.pb" google/protobuf/test_messages_proto2.proto)
-  status=0
-  # shellcheck disable=SC2086
-  "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen facades --descriptor-set "$p2/proto2.pb" --c-module P2C \
-    --swift-out "$p2/Sources/P2" --all-types > "$p2/protogen.log" 2>&1 || status=$?
-  expect_refusal "protogen facades" "$p2/protogen.log" "$status"
+mapfile -t corpus < <(bash scripts/foreign-corpus.sh)
+schemas=("${corpus[@]}" "$root/Tests/Schemas/naming")
+if [ ${#only[@]} -gt 0 ]; then
+  selected=()
+  for d in "${schemas[@]}"; do for o in "${only[@]}"; do [ "$(basename "$d")" != "$o" ] || selected+=("$d"); done; done
+  [ ${#selected[@]} -gt 0 ] || { echo "check-foreign: no schema named ${only[*]}" >&2; exit 2; }
+  schemas=("${selected[@]}")
 fi
 
+echo "check-foreign: building wireproof"
+"$SWIFT" build --product wireproof > "$scratch/wireproof-build.log" 2>&1 ||
+  { tail -20 "$scratch/wireproof-build.log" >&2; echo "check-foreign: wireproof does not build" >&2; exit 1; }
+wireproof=$("$SWIFT" build --product wireproof --show-bin-path)/wireproof
+
+# 1. The proof on each schema: "DIR" or "DIR+honour" (with --honour-options).
+runs=("${schemas[@]}")
+if [ ${#only[@]} -eq 0 ]; then
+  runs+=("$root/.deps/foreign/nanopb-intsizes+honour" "$root/.deps/foreign/nanopb-anonymous_oneof+honour")
+fi
+names=()
+index=0
+for run in "${runs[@]}"; do
+  index=$((index + 1))
+  dir=${run%+honour} name=$(basename "$run") extra=()
+  [ "$dir" = "$run" ] || extra=(--honour-options)
+  names+=("$name")
+  t0=$(date +%s) status=0
+  "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" "${extra[@]}" \
+    --json "$results/$name.json" > "$results/$name.log" 2>&1 || status=$?
+  seconds=$(( $(date +%s) - t0 ))
+  echo "$seconds" > "$results/$name.seconds"
+  verdict=$(grep -E '^prove: (PROVED|FAILED)' "$results/$name.log" | tail -n 1 || true)
+  printf 'check-foreign [%d/%d] %-30s exit %d in %3ds  %s\n' "$index" "${#runs[@]}" "$name" "$status" "$seconds" \
+    "${verdict:-$(grep -E '^prove: ' "$results/$name.log" | grep -v 'done in' | tail -n 1)}"
+  if [ "$status" != 0 ]; then
+    failures+=("$name: wireproof prove exited $status (log: ${results#"$root"/}/$name.log)")
+    { grep -E 'FAIL|error:|refused|prove: ' "$results/$name.log" | grep -v 'done in' | head -n 15 | sed 's/^/    /'; } || true
+  fi
+done
+
+if [ ${#only[@]} -eq 0 ]; then
+  # 2. proto2 groups: refused at generation time, naming the file and the field.
+  p2="$scratch/test_messages_proto2"
+  rm -rf "$p2"; mkdir -p "$p2/google/protobuf"
+  cp "$root/.deps/protobuf/src/google/protobuf/test_messages_proto2.proto" "$p2/google/protobuf/"
+  status=0
+  "$wireproof" prove --proto-dir "$p2" --scratch "$scratch/prove-refused" --mutants 0 \
+    > "$results/test_messages_proto2.log" 2>&1 || status=$?
+  if [ "$status" = 2 ] && grep -q 'test_messages_proto2\.proto' "$results/test_messages_proto2.log" &&
+     grep -qE 'TestAllTypesProto2\.data\b' "$results/test_messages_proto2.log" && grep -qi 'group' "$results/test_messages_proto2.log"; then
+    echo "check-foreign: test_messages_proto2 refused as expected:"
+    { grep -i 'group' "$results/test_messages_proto2.log" | head -n 3 | sed 's/^/    /'; } || true
+  else
+    failures+=("test_messages_proto2: expected a refusal (exit 2) naming the file and the group field 'data'; got exit $status (log: ${results#"$root"/}/test_messages_proto2.log)")
+  fi
+  # An option the facades cannot honour, with --honour-options: refused, naming file, field and option.
+  status=0
+  "$wireproof" prove --proto-dir "$root/.deps/foreign/nanopb-fixed_count" --scratch "$scratch/prove-refused" \
+    --mutants 0 --honour-options > "$results/fixed_count+honour.log" 2>&1 || status=$?
+  if [ "$status" = 2 ] && grep -qE 'fixed_count\.proto: Message1\.data: fixed_count = true .*not supported' "$results/fixed_count+honour.log"; then
+    echo "check-foreign: nanopb-fixed_count with --honour-options refused as expected:"
+    { grep -m 1 'fixed_count = true' "$results/fixed_count+honour.log" | cut -c1-150 | sed 's/^/    /'; } || true
+  else
+    failures+=("nanopb-fixed_count --honour-options: expected a refusal (exit 2) naming fixed_count.proto, Message1.data and the option fixed_count; got exit $status (log: ${results#"$root"/}/fixed_count+honour.log)")
+  fi
+
+  # 3. Two schemas in one program.
+  t0=$(date +%s)
+  if bash scripts/link-schemas.sh > "$results/linked.log" 2>&1; then
+    echo "check-foreign: two schemas linked into one program in $(( $(date +%s) - t0 ))s:"
+  else
+    failures+=("two schemas in one program: scripts/link-schemas.sh failed (log: ${results#"$root"/}/linked.log)")
+  fi
+  { sed 's/^/    /' "$results/linked.log" | tail -n 4; } || true
+fi
+
+# The per-schema table, from each run's --json summary.
+echo
+/usr/bin/python3 - "$results" "${names[@]}" <<'PY'
+import json, os, sys
+results, names = sys.argv[1], sys.argv[2:]
+print("%-30s %5s %8s %9s %7s %9s %8s %8s %7s  %-34s %s" % ("schema", "files", "messages", "exemplars", "passed",
+      "explained", "excluded", "mutants", "seconds", "deviation rows exercised", "verdict"))
+sums = [0] * 7
+for name in names:
+    seconds = int(open(os.path.join(results, name + ".seconds")).read())
+    try:
+        summary = json.load(open(os.path.join(results, name + ".json")))
+    except (OSError, ValueError):
+        summary = {}
+    proof = summary.get("proof") or {"rows": [], "deviations": []}
+    rows = proof["rows"]
+    total = lambda key: sum(r[key] for r in rows)
+    values = [len(rows), total("messages"), total("exemplars"), total("passed"), total("explained"),
+              total("excluded"), total("mutantsAccepted") + total("mutantsRejected")]
+    sums = [a + b for a, b in zip(sums, values)]
+    exercised = [str(x["row"]) for x in proof["deviations"] if x["elements"] > 0 or (x.get("explainedExemplars") or 0) > 0]
+    verdict = "PROVED" if summary.get("passed") else ("FAILED: " + (summary.get("error") or "a check failed"))[:60]
+    print("%-30s %5d %8d %9d %7d %9d %8d %8d %7d  %-34s %s" % (name, *values, seconds, ",".join(exercised) or "-", verdict))
+print("%-30s %5d %8d %9d %7d %9d %8d %8d" % ("total", *sums))
+PY
+
+echo "check-foreign: $(( $(date +%s) - started ))s"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "check-foreign: FAILED" >&2
   printf '  %s\n' "${failures[@]}" >&2
   exit 1
 fi
-echo "check-foreign: ok (well-known types and test_messages_proto3 build$([ ${#c_only[@]} -eq 0 ] || echo ', C only'); test_messages_proto2 refused)"
+echo "check-foreign: ok (${#runs[@]} proofs of ${#schemas[@]} schemas passed$([ ${#only[@]} -gt 0 ] || echo '; test_messages_proto2 and an option that cannot be honoured refused; two schemas linked into one program'))"

@@ -12,8 +12,8 @@ handed to nanopb is the plan's view of it:
     like a C/C++ keyword gets `_`), with every reference to a renamed type updated;
   - dependencies without C dropped (option-only imports such as descriptor.proto, nanopb.proto),
     so no header includes a file that was not generated;
-  - custom option declarations (`extend google.protobuf.*Options`) and every option value the
-    schema sets dropped: nanopb sees only what OPTIONS_OUT (the plan's options file) says.
+  - every extension declaration (custom options, and the schema's own extensions, which the plan
+    skips and lists) and every option value the schema sets dropped: nanopb sees only what OPTIONS_OUT (the plan's options file) says.
 Runs on Debian's /usr/bin/python3, which has python3-protobuf.
 """
 import json
@@ -21,10 +21,6 @@ import os
 import sys
 
 from google.protobuf import descriptor_pb2
-
-
-def is_custom_option(ext):
-    return ext.extendee.startswith(".google.protobuf.") and ext.extendee.endswith("Options")
 
 
 def main():
@@ -48,7 +44,7 @@ def main():
         return name
 
     def rewrite_message(msg, full_name):
-        del msg.extension[:]  # custom options or refused extensions: nanopb sees none
+        del msg.extension[:]  # custom options or skipped extensions: nanopb sees none
         for field in msg.field:
             field.name = field_renames.get((full_name, field.name), field.name)
             if field.type_name:
@@ -70,9 +66,9 @@ def main():
         for enum in fd.enum_type:
             if not fd.package:
                 enum.name = type_renames.get("." + enum.name, "." + enum.name)[1:]
-        kept = [ext for ext in fd.extension if not is_custom_option(ext)]
+        # Custom options and the schema's own extensions alike: the plan skips extensions
+        # (`protogen plan` lists them), so nanopb generates none.
         del fd.extension[:]
-        fd.extension.extend(kept)
         old_deps = list(fd.dependency)
         public = {old_deps[i] for i in fd.public_dependency}
         weak = {old_deps[i] for i in fd.weak_dependency}

@@ -23,6 +23,9 @@
 #                     modules (generate them once, e.g. the well-known types, and link several
 #                     schemas into one program)
 #   --descriptor-out  also keep the protoc descriptor set (whole schema, imports included) here
+#   --plan-out FILE   also keep the generation plan (`protogen plan` JSON: files, types with their
+#                     C and Swift names and accessors, options) there, for scripts that need to
+#                     know what was generated without reading generated text (scripts/bench.sh)
 #   --proto-path DIR  extra import root (repeatable) for imports outside --proto-dir; /usr/include
 #                     (Google's well-known types) is always searched
 #   --catalog-out DIR also write the schema's catalog module there (`protogen catalog`: every
@@ -54,7 +57,7 @@ die() { echo "proto: $*" >&2; exit 1; }
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 
 extra_paths=()
-c_only=0 proto_dir="" c_out="" c_module="" swift_out="" prune="" options="" descriptor_out="" catalog_out=""
+c_only=0 proto_dir="" c_out="" c_module="" swift_out="" prune="" options="" descriptor_out="" catalog_out="" plan_out=""
 honour=0 external=""
 [ "${NANOPB_OPTIONS_MODE:-skip}" = honour ] && honour=1
 case "${NANOPB_OPTIONS_MODE:-skip}" in skip|honour) ;; *) die "NANOPB_OPTIONS_MODE must be skip or honour" ;; esac
@@ -68,6 +71,7 @@ while [ $# -gt 0 ]; do
     --prune) prune=$2; shift 2 ;;
     --options) options=$(abspath "$2"); shift 2 ;;
     --descriptor-out) descriptor_out=$(abspath "$2"); shift 2 ;;
+    --plan-out) plan_out=$(abspath "$2"); shift 2 ;;
     --catalog-out) catalog_out=$(abspath "$2"); shift 2 ;;
     --proto-path) extra_paths+=(-I"$(abspath "$2")"); shift 2 ;;
     --honour-options) honour=1; shift ;;
@@ -126,6 +130,7 @@ fi
 # shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
 (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen plan "${plan_args[@]}" "${selection[@]}") > "$tmp/plan.json" ||
   die "protogen plan refused the schema (see above)"
+if [ -n "$plan_out" ]; then mkdir -p "$(dirname "$plan_out")"; cp "$tmp/plan.json" "$plan_out"; fi
 
 # --- 3. nanopb: C for the files the plan names, every field FT_POINTER -------------------------------
 mkdir -p "$tmp/sets" "$tmp/gen"

@@ -47,8 +47,8 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
 
     @Test func namesFollowProtocGenSwiftAndResolveCollisionsDeterministically() throws {
         let text = try generate(["a.proto": Self.naming])
-        #expect(text.contains("public typealias MyPkg_Sub2_Outer = NanopbMsg<my_pkg_sub2_Outer>"))
-        #expect(text.contains("public typealias MyPkg_Sub2_Outer_Inner = NanopbMsg<my_pkg_sub2_Outer_Inner>"))
+        #expect(text.contains("public typealias MyPkg_Sub2_Outer = NanopbMsg<CMod.my_pkg_sub2_Outer>"))
+        #expect(text.contains("public typealias MyPkg_Sub2_Outer_Inner = NanopbMsg<CMod.my_pkg_sub2_Outer_Inner>"))
         #expect(text.contains("public struct MyPkg_Sub2_Outer_Kind: RawRepresentable, Hashable, Sendable"))
         #expect(text.contains("public static let unspecified = MyPkg_Sub2_Outer_Kind(rawValue: 0)"))
         #expect(text.contains("public static let fast = MyPkg_Sub2_Outer_Kind(rawValue: 1)"))
@@ -73,7 +73,7 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
 
     @Test func swiftPrefixOptionReplacesThePackagePrefix() throws {
         let text = try generate(["p.proto": "syntax = \"proto3\"; package a.b; option swift_prefix = \"XY\"; message M { int32 v = 1; }"])
-        #expect(text.contains("public typealias XYM = NanopbMsg<a_b_M>"))
+        #expect(text.contains("public typealias XYM = NanopbMsg<CMod.a_b_M>"))
     }
 
     @Test func aMessageHoldingOnlyNestedTypesBecomesANamespace() throws {
@@ -86,9 +86,9 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public enum N_Holder {"))
         #expect(text.contains("public typealias Inner = N_Holder_Inner"))
         #expect(text.contains("public typealias Mode = N_Holder_Mode"))
-        #expect(text.contains("public typealias N_Holder_Inner = NanopbMsg<n_Holder_Inner>"))
-        #expect(!text.contains("NanopbMsg<n_Holder>"))
-        #expect(text.contains("public typealias N_Empty = NanopbMsg<n_Empty>"), "a field-less message used as a field type stays a message")
+        #expect(text.contains("public typealias N_Holder_Inner = NanopbMsg<CMod.n_Holder_Inner>"))
+        #expect(!text.contains("NanopbMsg<CMod.n_Holder>"))
+        #expect(text.contains("public typealias N_Empty = NanopbMsg<CMod.n_Empty>"), "a field-less message used as a field type stays a message")
     }
 
     @Test func groupsAreRefusedNamingTheFileAndField() {
@@ -98,10 +98,50 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         }
     }
 
-    @Test func extensionsAreRefused() {
-        #expect(throws: GeneratorError.self) {
-            try generate(["e.proto": "syntax = \"proto2\"; package e; message M { extensions 10 to 20; } extend M { optional int32 x = 10; }"])
+    @Test func extensionsAreSkippedAndListedWhileTheRestOfTheSchemaIsGenerated() throws {
+        let files = ["e.proto": """
+            syntax = "proto2"; package e;
+            message M { optional int32 v = 1; extensions 10 to 20; extend M { optional string inner = 11; } }
+            extend M { optional int32 x = 10; }
+            """]
+        let plan = try FacadePlan(schema: compileSchema(files), selection: .all)
+        #expect(plan.skippedExtensions.map(FacadePlan.extensionLabel) == [
+            "e.proto: extension e.x (field 10 of e.M)", "e.proto: extension e.M.inner (field 11 of e.M)"])
+        #expect(plan.nanopbOptionsFile.contains("e.M.extensions type:FT_IGNORE"))
+        let text = try generate(files)
+        #expect(text.contains("public typealias E_M = NanopbMsg<CMod.e_M>"))
+        #expect(text.contains("public var v: Int32"))
+        #expect(!text.contains("inner"), "no accessor for a skipped extension")
+    }
+
+    @Test func aFileWithoutAPackageReferencesItsCStructsThroughTheCModule() throws {
+        // Without a package the C struct and the facade share a name; an unqualified
+        // `NanopbMsg<Plain>` inside the facade module would be the typealias itself.
+        let text = try generate(["p.proto": "syntax = \"proto3\"; message Plain { int32 v = 1; message Inner { int32 w = 1; } }"])
+        #expect(text.contains("extension CMod.Plain: NanopbRuntime.NanopbStorage {"))
+        #expect(text.contains("public typealias Plain = NanopbMsg<CMod.Plain>"))
+        #expect(text.contains("public typealias Plain_Inner = NanopbMsg<CMod.Plain_Inner>"))
+        #expect(text.contains("NanopbBox(emptyOf: CMod.Plain.self)"))
+        #expect(!text.contains("NanopbMsg<Plain"))
+    }
+
+    @Test func aFacadeTypeNamedLikeTheCModuleIsRefused() {
+        #expect(throws: GeneratorError.nameCollision(name: "CMod", first: "the C module", second: "CMod")) {
+            try generate(["m.proto": "syntax = \"proto3\"; message CMod { int32 v = 1; }"])
         }
+    }
+
+    @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
+        // The facade module imports the C module: a C type `String` would shadow Swift.String in
+        // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
+        let files = ["s.proto": "syntax = \"proto3\"; message String { string text = 1; } enum Bool { BOOL_A = 0; } message Plain { String s = 1; Bool b = 2; }"]
+        let plan = try FacadePlan(schema: compileSchema(files), selection: .all)
+        #expect(plan.cRenames.filter { $0.kind == .type }.map { "\($0.protoName)->\($0.cName)" } == ["Bool->Bool_", "String->String_"])
+        #expect(plan.cTypeName("String") == "String_" && plan.cTypeName("Plain") == "Plain")
+        let text = try generate(files)
+        #expect(text.contains("public typealias StringMessage = NanopbMsg<CMod.String_>"))
+        #expect(text.contains("public struct BoolEnum: RawRepresentable, Hashable, Sendable"))
+        #expect(text.contains("public var text: String"))
     }
 
     @Test func pruningKeepsSpelledTypesAndEverythingTheyNeed() throws {
@@ -149,7 +189,7 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
             message Preset { int32 mutating = 1; string set = 2; }
             message User { Preset preset = 1; repeated Preset nonmutating = 2; }
             """])
-        #expect(text.contains("public typealias S_Preset = NanopbMsg<s_Preset>"))
+        #expect(text.contains("public typealias S_Preset = NanopbMsg<CMod.s_Preset>"))
         #expect(text.contains("public var set: String"))
     }
 

@@ -10,13 +10,13 @@ import BundledProtoC
 private typealias _RuntimeVersionCheck = NanopbRuntimeVersion_1
 
 extension BundledProtoC.google_protobuf_Timestamp: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { google_protobuf_Timestamp_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: google_protobuf_Timestamp.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.google_protobuf_Timestamp_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.google_protobuf_Timestamp.self)
     public static var _swiftName: String { "Google_Protobuf_Timestamp" }
 }
 
 /// `google.protobuf.Timestamp`
-public typealias Google_Protobuf_Timestamp = NanopbMsg<google_protobuf_Timestamp>
+public typealias Google_Protobuf_Timestamp = NanopbMsg<BundledProtoC.google_protobuf_Timestamp>
 
 extension Google_Protobuf_Timestamp {
     public var seconds: Int64 { NanopbField.scalar(_pointer.pointee.seconds, 0) }

@@ -99,13 +99,13 @@ public struct Rtm_PeerRole: RawRepresentable, Hashable, Sendable {
 }
 
 extension BundledProtoC.rtm_Codec: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Codec_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Codec.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Codec_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Codec.self)
     public static var _swiftName: String { "Rtm_Codec" }
 }
 
 /// `rtm.Codec`
-public typealias Rtm_Codec = NanopbMsg<rtm_Codec>
+public typealias Rtm_Codec = NanopbMsg<BundledProtoC.rtm_Codec>
 
 extension Rtm_Codec {
     public var codec: Rtm_MediaCodec { NanopbField.enumeration(_pointer.pointee.codec, Rtm_MediaCodec(rawValue: 0)) }
@@ -163,13 +163,13 @@ extension Rtm_Codec.Builder {
 }
 
 extension BundledProtoC.rtm_Codec_RtcpFeedback: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Codec_RtcpFeedback_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Codec_RtcpFeedback.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Codec_RtcpFeedback_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Codec_RtcpFeedback.self)
     public static var _swiftName: String { "Rtm_Codec_RtcpFeedback" }
 }
 
 /// `rtm.Codec.RtcpFeedback`
-public typealias Rtm_Codec_RtcpFeedback = NanopbMsg<rtm_Codec_RtcpFeedback>
+public typealias Rtm_Codec_RtcpFeedback = NanopbMsg<BundledProtoC.rtm_Codec_RtcpFeedback>
 
 extension Rtm_Codec_RtcpFeedback {
     public var kind: String { NanopbField.string(_pointer.pointee.kind, "") }
@@ -192,13 +192,13 @@ extension Rtm_Codec_RtcpFeedback.Builder {
 }
 
 extension BundledProtoC.rtm_VideoLayer: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_VideoLayer_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_VideoLayer.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_VideoLayer_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_VideoLayer.self)
     public static var _swiftName: String { "Rtm_VideoLayer" }
 }
 
 /// `rtm.VideoLayer`
-public typealias Rtm_VideoLayer = NanopbMsg<rtm_VideoLayer>
+public typealias Rtm_VideoLayer = NanopbMsg<BundledProtoC.rtm_VideoLayer>
 
 extension Rtm_VideoLayer {
     public var quality: Rtm_LayerQuality { NanopbField.enumeration(_pointer.pointee.quality, Rtm_LayerQuality(rawValue: 0)) }
@@ -266,13 +266,13 @@ extension Rtm_VideoLayer.Builder {
 }
 
 extension BundledProtoC.rtm_SimulcastCodec: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SimulcastCodec_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SimulcastCodec.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SimulcastCodec_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SimulcastCodec.self)
     public static var _swiftName: String { "Rtm_SimulcastCodec" }
 }
 
 /// `rtm.SimulcastCodec`
-public typealias Rtm_SimulcastCodec = NanopbMsg<rtm_SimulcastCodec>
+public typealias Rtm_SimulcastCodec = NanopbMsg<BundledProtoC.rtm_SimulcastCodec>
 
 extension Rtm_SimulcastCodec {
     public var codec: Rtm_Codec { _view(_pointer.pointee.codec) }
@@ -305,13 +305,13 @@ extension Rtm_SimulcastCodec.Builder {
 }
 
 extension BundledProtoC.rtm_Error: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Error_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Error.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Error_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Error.self)
     public static var _swiftName: String { "Rtm_Error" }
 }
 
 /// `rtm.Error`
-public typealias Rtm_Error = NanopbMsg<rtm_Error>
+public typealias Rtm_Error = NanopbMsg<BundledProtoC.rtm_Error>
 
 extension Rtm_Error {
     public var code: Rtm_ErrorCode { NanopbField.enumeration(_pointer.pointee.code, Rtm_ErrorCode(rawValue: 0)) }

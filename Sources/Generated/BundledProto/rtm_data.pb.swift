@@ -28,13 +28,13 @@ public struct Rtm_StreamHeader_TextHeader_Operation: RawRepresentable, Hashable,
 }
 
 extension BundledProtoC.rtm_DataPacket: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_DataPacket_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_DataPacket.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_DataPacket_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_DataPacket.self)
     public static var _swiftName: String { "Rtm_DataPacket" }
 }
 
 /// `rtm.DataPacket`
-public typealias Rtm_DataPacket = NanopbMsg<rtm_DataPacket>
+public typealias Rtm_DataPacket = NanopbMsg<BundledProtoC.rtm_DataPacket>
 
 public enum Rtm_DataPacket_OneOf_Value: Hashable, Sendable {
     case user(Rtm_UserPayload)
@@ -502,13 +502,13 @@ extension Rtm_DataPacket.Builder {
 }
 
 extension BundledProtoC.rtm_Topic: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Topic_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Topic.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Topic_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Topic.self)
     public static var _swiftName: String { "Rtm_Topic" }
 }
 
 /// `rtm.Topic`
-public typealias Rtm_Topic = NanopbMsg<rtm_Topic>
+public typealias Rtm_Topic = NanopbMsg<BundledProtoC.rtm_Topic>
 
 extension Rtm_Topic {
     public var name: String { NanopbField.string(_pointer.pointee.name, "") }
@@ -548,13 +548,13 @@ extension Rtm_Topic.Builder {
 }
 
 extension BundledProtoC.rtm_UserPayload: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_UserPayload_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_UserPayload.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_UserPayload_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_UserPayload.self)
     public static var _swiftName: String { "Rtm_UserPayload" }
 }
 
 /// `rtm.UserPayload`
-public typealias Rtm_UserPayload = NanopbMsg<rtm_UserPayload>
+public typealias Rtm_UserPayload = NanopbMsg<BundledProtoC.rtm_UserPayload>
 
 extension Rtm_UserPayload {
     public var payload: [UInt8] { NanopbField.bytes(_pointer.pointee.payload, []) }
@@ -587,13 +587,13 @@ extension Rtm_UserPayload.Builder {
 }
 
 extension BundledProtoC.rtm_ChatMessage: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ChatMessage_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ChatMessage.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ChatMessage_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ChatMessage.self)
     public static var _swiftName: String { "Rtm_ChatMessage" }
 }
 
 /// `rtm.ChatMessage`
-public typealias Rtm_ChatMessage = NanopbMsg<rtm_ChatMessage>
+public typealias Rtm_ChatMessage = NanopbMsg<BundledProtoC.rtm_ChatMessage>
 
 extension Rtm_ChatMessage {
     public var id: String { NanopbField.string(_pointer.pointee.id, "") }
@@ -667,13 +667,13 @@ extension Rtm_ChatMessage.Builder {
 }
 
 extension BundledProtoC.rtm_Transcription: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Transcription_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Transcription.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Transcription_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Transcription.self)
     public static var _swiftName: String { "Rtm_Transcription" }
 }
 
 /// `rtm.Transcription`
-public typealias Rtm_Transcription = NanopbMsg<rtm_Transcription>
+public typealias Rtm_Transcription = NanopbMsg<BundledProtoC.rtm_Transcription>
 
 extension Rtm_Transcription {
     public var participantIdentity: String { NanopbField.string(_pointer.pointee.participant_identity, "") }
@@ -703,13 +703,13 @@ extension Rtm_Transcription.Builder {
 }
 
 extension BundledProtoC.rtm_Transcription_Segment: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Transcription_Segment_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Transcription_Segment.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Transcription_Segment_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Transcription_Segment.self)
     public static var _swiftName: String { "Rtm_Transcription_Segment" }
 }
 
 /// `rtm.Transcription.Segment`
-public typealias Rtm_Transcription_Segment = NanopbMsg<rtm_Transcription_Segment>
+public typealias Rtm_Transcription_Segment = NanopbMsg<BundledProtoC.rtm_Transcription_Segment>
 
 extension Rtm_Transcription_Segment {
     public var id: String { NanopbField.string(_pointer.pointee.id, "") }
@@ -767,13 +767,13 @@ extension Rtm_Transcription_Segment.Builder {
 }
 
 extension BundledProtoC.rtm_RpcRequest: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_RpcRequest_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_RpcRequest.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_RpcRequest_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_RpcRequest.self)
     public static var _swiftName: String { "Rtm_RpcRequest" }
 }
 
 /// `rtm.RpcRequest`
-public typealias Rtm_RpcRequest = NanopbMsg<rtm_RpcRequest>
+public typealias Rtm_RpcRequest = NanopbMsg<BundledProtoC.rtm_RpcRequest>
 
 extension Rtm_RpcRequest {
     public var id: String { NanopbField.string(_pointer.pointee.id, "") }
@@ -817,13 +817,13 @@ extension Rtm_RpcRequest.Builder {
 }
 
 extension BundledProtoC.rtm_RpcAck: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_RpcAck_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_RpcAck.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_RpcAck_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_RpcAck.self)
     public static var _swiftName: String { "Rtm_RpcAck" }
 }
 
 /// `rtm.RpcAck`
-public typealias Rtm_RpcAck = NanopbMsg<rtm_RpcAck>
+public typealias Rtm_RpcAck = NanopbMsg<BundledProtoC.rtm_RpcAck>
 
 extension Rtm_RpcAck {
     public var requestID: String { NanopbField.string(_pointer.pointee.request_id, "") }
@@ -839,13 +839,13 @@ extension Rtm_RpcAck.Builder {
 }
 
 extension BundledProtoC.rtm_RpcResponse: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_RpcResponse_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_RpcResponse.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_RpcResponse_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_RpcResponse.self)
     public static var _swiftName: String { "Rtm_RpcResponse" }
 }
 
 /// `rtm.RpcResponse`
-public typealias Rtm_RpcResponse = NanopbMsg<rtm_RpcResponse>
+public typealias Rtm_RpcResponse = NanopbMsg<BundledProtoC.rtm_RpcResponse>
 
 public enum Rtm_RpcResponse_OneOf_Result: Hashable, Sendable {
     case payload([UInt8])
@@ -925,13 +925,13 @@ extension Rtm_RpcResponse.Builder {
 }
 
 extension BundledProtoC.rtm_StreamHeader: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StreamHeader_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StreamHeader.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StreamHeader_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StreamHeader.self)
     public static var _swiftName: String { "Rtm_StreamHeader" }
 }
 
 /// `rtm.StreamHeader`
-public typealias Rtm_StreamHeader = NanopbMsg<rtm_StreamHeader>
+public typealias Rtm_StreamHeader = NanopbMsg<BundledProtoC.rtm_StreamHeader>
 
 public enum Rtm_StreamHeader_OneOf_Content: Hashable, Sendable {
     case text(Rtm_StreamHeader_TextHeader)
@@ -1069,13 +1069,13 @@ extension Rtm_StreamHeader.Builder {
 }
 
 extension BundledProtoC.rtm_StreamHeader_TextHeader: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StreamHeader_TextHeader_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StreamHeader_TextHeader.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StreamHeader_TextHeader_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StreamHeader_TextHeader.self)
     public static var _swiftName: String { "Rtm_StreamHeader_TextHeader" }
 }
 
 /// `rtm.StreamHeader.TextHeader`
-public typealias Rtm_StreamHeader_TextHeader = NanopbMsg<rtm_StreamHeader_TextHeader>
+public typealias Rtm_StreamHeader_TextHeader = NanopbMsg<BundledProtoC.rtm_StreamHeader_TextHeader>
 
 extension Rtm_StreamHeader_TextHeader {
     public var operation: Rtm_StreamHeader_TextHeader_Operation { NanopbField.enumeration(_pointer.pointee.operation, Rtm_StreamHeader_TextHeader_Operation(rawValue: 0)) }
@@ -1119,13 +1119,13 @@ extension Rtm_StreamHeader_TextHeader.Builder {
 }
 
 extension BundledProtoC.rtm_StreamHeader_FileHeader: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StreamHeader_FileHeader_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StreamHeader_FileHeader.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StreamHeader_FileHeader_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StreamHeader_FileHeader.self)
     public static var _swiftName: String { "Rtm_StreamHeader_FileHeader" }
 }
 
 /// `rtm.StreamHeader.FileHeader`
-public typealias Rtm_StreamHeader_FileHeader = NanopbMsg<rtm_StreamHeader_FileHeader>
+public typealias Rtm_StreamHeader_FileHeader = NanopbMsg<BundledProtoC.rtm_StreamHeader_FileHeader>
 
 extension Rtm_StreamHeader_FileHeader {
     public var name: String { NanopbField.string(_pointer.pointee.name, "") }
@@ -1141,13 +1141,13 @@ extension Rtm_StreamHeader_FileHeader.Builder {
 }
 
 extension BundledProtoC.rtm_StreamChunk: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StreamChunk_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StreamChunk.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StreamChunk_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StreamChunk.self)
     public static var _swiftName: String { "Rtm_StreamChunk" }
 }
 
 /// `rtm.StreamChunk`
-public typealias Rtm_StreamChunk = NanopbMsg<rtm_StreamChunk>
+public typealias Rtm_StreamChunk = NanopbMsg<BundledProtoC.rtm_StreamChunk>
 
 extension Rtm_StreamChunk {
     public var streamID: String { NanopbField.string(_pointer.pointee.stream_id, "") }
@@ -1194,13 +1194,13 @@ extension Rtm_StreamChunk.Builder {
 }
 
 extension BundledProtoC.rtm_StreamTrailer: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StreamTrailer_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StreamTrailer.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StreamTrailer_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StreamTrailer.self)
     public static var _swiftName: String { "Rtm_StreamTrailer" }
 }
 
 /// `rtm.StreamTrailer`
-public typealias Rtm_StreamTrailer = NanopbMsg<rtm_StreamTrailer>
+public typealias Rtm_StreamTrailer = NanopbMsg<BundledProtoC.rtm_StreamTrailer>
 
 extension Rtm_StreamTrailer {
     public var streamID: String { NanopbField.string(_pointer.pointee.stream_id, "") }
@@ -1247,13 +1247,13 @@ extension Rtm_StreamTrailer.Builder {
 }
 
 extension BundledProtoC.rtm_SipDtmf: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SipDtmf_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SipDtmf.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SipDtmf_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SipDtmf.self)
     public static var _swiftName: String { "Rtm_SipDtmf" }
 }
 
 /// `rtm.SipDtmf`
-public typealias Rtm_SipDtmf = NanopbMsg<rtm_SipDtmf>
+public typealias Rtm_SipDtmf = NanopbMsg<BundledProtoC.rtm_SipDtmf>
 
 extension Rtm_SipDtmf {
     public var code: UInt32 { NanopbField.scalar(_pointer.pointee.code, 0) }
@@ -1276,13 +1276,13 @@ extension Rtm_SipDtmf.Builder {
 }
 
 extension BundledProtoC.rtm_Reaction: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Reaction_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Reaction.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Reaction_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Reaction.self)
     public static var _swiftName: String { "Rtm_Reaction" }
 }
 
 /// `rtm.Reaction`
-public typealias Rtm_Reaction = NanopbMsg<rtm_Reaction>
+public typealias Rtm_Reaction = NanopbMsg<BundledProtoC.rtm_Reaction>
 
 extension Rtm_Reaction {
     public var emoji: String { NanopbField.string(_pointer.pointee.emoji, "") }
@@ -1312,13 +1312,13 @@ extension Rtm_Reaction.Builder {
 }
 
 extension BundledProtoC.rtm_Cursor: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Cursor_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Cursor.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Cursor_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Cursor.self)
     public static var _swiftName: String { "Rtm_Cursor" }
 }
 
 /// `rtm.Cursor`
-public typealias Rtm_Cursor = NanopbMsg<rtm_Cursor>
+public typealias Rtm_Cursor = NanopbMsg<BundledProtoC.rtm_Cursor>
 
 extension Rtm_Cursor {
     public var x: Float { NanopbField.scalar(_pointer.pointee.x, 0) }

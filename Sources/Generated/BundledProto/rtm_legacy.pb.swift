@@ -20,13 +20,13 @@ public struct Rtm_LegacyCodec: RawRepresentable, Hashable, Sendable {
 }
 
 extension BundledProtoC.rtm_LegacyJoinRequest: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_LegacyJoinRequest_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_LegacyJoinRequest.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_LegacyJoinRequest_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_LegacyJoinRequest.self)
     public static var _swiftName: String { "Rtm_LegacyJoinRequest" }
 }
 
 /// `rtm.LegacyJoinRequest`
-public typealias Rtm_LegacyJoinRequest = NanopbMsg<rtm_LegacyJoinRequest>
+public typealias Rtm_LegacyJoinRequest = NanopbMsg<BundledProtoC.rtm_LegacyJoinRequest>
 
 extension Rtm_LegacyJoinRequest {
     public var token: String { NanopbField.string(_pointer.pointee.token, "") }
@@ -176,13 +176,13 @@ extension Rtm_LegacyJoinRequest.Builder {
 }
 
 extension BundledProtoC.rtm_LegacyDisplay: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_LegacyDisplay_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_LegacyDisplay.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_LegacyDisplay_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_LegacyDisplay.self)
     public static var _swiftName: String { "Rtm_LegacyDisplay" }
 }
 
 /// `rtm.LegacyDisplay`
-public typealias Rtm_LegacyDisplay = NanopbMsg<rtm_LegacyDisplay>
+public typealias Rtm_LegacyDisplay = NanopbMsg<BundledProtoC.rtm_LegacyDisplay>
 
 extension Rtm_LegacyDisplay {
     public var width: UInt32 { NanopbField.scalar(_pointer.pointee.width, 0) }
@@ -231,13 +231,13 @@ extension Rtm_LegacyDisplay.Builder {
 }
 
 extension BundledProtoC.rtm_LegacyJoinResponse: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_LegacyJoinResponse_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_LegacyJoinResponse.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_LegacyJoinResponse_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_LegacyJoinResponse.self)
     public static var _swiftName: String { "Rtm_LegacyJoinResponse" }
 }
 
 /// `rtm.LegacyJoinResponse`
-public typealias Rtm_LegacyJoinResponse = NanopbMsg<rtm_LegacyJoinResponse>
+public typealias Rtm_LegacyJoinResponse = NanopbMsg<BundledProtoC.rtm_LegacyJoinResponse>
 
 public enum Rtm_LegacyJoinResponse_OneOf_Outcome: Hashable, Sendable {
     case participantSid(String)

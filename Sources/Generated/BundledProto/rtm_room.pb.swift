@@ -72,13 +72,13 @@ public struct Rtm_Recording_Status: RawRepresentable, Hashable, Sendable {
 }
 
 extension BundledProtoC.rtm_Room: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Room_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Room.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Room_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Room.self)
     public static var _swiftName: String { "Rtm_Room" }
 }
 
 /// `rtm.Room`
-public typealias Rtm_Room = NanopbMsg<rtm_Room>
+public typealias Rtm_Room = NanopbMsg<BundledProtoC.rtm_Room>
 
 extension Rtm_Room {
     public var sid: String { NanopbField.string(_pointer.pointee.sid, "") }
@@ -204,13 +204,13 @@ extension Rtm_Room.Builder {
 }
 
 extension BundledProtoC.rtm_Room_Layout: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Room_Layout_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Room_Layout.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Room_Layout_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Room_Layout.self)
     public static var _swiftName: String { "Rtm_Room_Layout" }
 }
 
 /// `rtm.Room.Layout`
-public typealias Rtm_Room_Layout = NanopbMsg<rtm_Room_Layout>
+public typealias Rtm_Room_Layout = NanopbMsg<BundledProtoC.rtm_Room_Layout>
 
 extension Rtm_Room_Layout {
     public var name: String { NanopbField.string(_pointer.pointee.name, "") }
@@ -243,13 +243,13 @@ extension Rtm_Room_Layout.Builder {
 }
 
 extension BundledProtoC.rtm_Room_Layout_Grid: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Room_Layout_Grid_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Room_Layout_Grid.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Room_Layout_Grid_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Room_Layout_Grid.self)
     public static var _swiftName: String { "Rtm_Room_Layout_Grid" }
 }
 
 /// `rtm.Room.Layout.Grid`
-public typealias Rtm_Room_Layout_Grid = NanopbMsg<rtm_Room_Layout_Grid>
+public typealias Rtm_Room_Layout_Grid = NanopbMsg<BundledProtoC.rtm_Room_Layout_Grid>
 
 extension Rtm_Room_Layout_Grid {
     public var columns: UInt32 { NanopbField.scalar(_pointer.pointee.columns, 0) }
@@ -279,13 +279,13 @@ extension Rtm_Room_Layout_Grid.Builder {
 }
 
 extension BundledProtoC.rtm_Room_Layout_Grid_Cell: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Room_Layout_Grid_Cell_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Room_Layout_Grid_Cell.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Room_Layout_Grid_Cell_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Room_Layout_Grid_Cell.self)
     public static var _swiftName: String { "Rtm_Room_Layout_Grid_Cell" }
 }
 
 /// `rtm.Room.Layout.Grid.Cell`
-public typealias Rtm_Room_Layout_Grid_Cell = NanopbMsg<rtm_Room_Layout_Grid_Cell>
+public typealias Rtm_Room_Layout_Grid_Cell = NanopbMsg<BundledProtoC.rtm_Room_Layout_Grid_Cell>
 
 extension Rtm_Room_Layout_Grid_Cell {
     public var column: UInt32 { NanopbField.scalar(_pointer.pointee.column, 0) }
@@ -339,13 +339,13 @@ extension Rtm_Room_Layout_Grid_Cell.Builder {
 }
 
 extension BundledProtoC.rtm_Region: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Region_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Region.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Region_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Region.self)
     public static var _swiftName: String { "Rtm_Region" }
 }
 
 /// `rtm.Region`
-public typealias Rtm_Region = NanopbMsg<rtm_Region>
+public typealias Rtm_Region = NanopbMsg<BundledProtoC.rtm_Region>
 
 public enum Rtm_Region_OneOf_Content: Hashable, Sendable {
     case trackSid(String)
@@ -455,13 +455,13 @@ extension Rtm_Region.Builder {
 }
 
 extension BundledProtoC.rtm_Split: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Split_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Split.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Split_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Split.self)
     public static var _swiftName: String { "Rtm_Split" }
 }
 
 /// `rtm.Split`
-public typealias Rtm_Split = NanopbMsg<rtm_Split>
+public typealias Rtm_Split = NanopbMsg<BundledProtoC.rtm_Split>
 
 extension Rtm_Split {
     public var axis: Rtm_Split_Axis { NanopbField.enumeration(_pointer.pointee.axis, Rtm_Split_Axis(rawValue: 0)) }
@@ -491,13 +491,13 @@ extension Rtm_Split.Builder {
 }
 
 extension BundledProtoC.rtm_Participant: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Participant_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Participant.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Participant_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Participant.self)
     public static var _swiftName: String { "Rtm_Participant" }
 }
 
 /// `rtm.Participant`
-public typealias Rtm_Participant = NanopbMsg<rtm_Participant>
+public typealias Rtm_Participant = NanopbMsg<BundledProtoC.rtm_Participant>
 
 extension Rtm_Participant {
     public var sid: String { NanopbField.string(_pointer.pointee.sid, "") }
@@ -616,13 +616,13 @@ extension Rtm_Participant.Builder {
 }
 
 extension BundledProtoC.rtm_Permission: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Permission_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Permission.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Permission_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Permission.self)
     public static var _swiftName: String { "Rtm_Permission" }
 }
 
 /// `rtm.Permission`
-public typealias Rtm_Permission = NanopbMsg<rtm_Permission>
+public typealias Rtm_Permission = NanopbMsg<BundledProtoC.rtm_Permission>
 
 extension Rtm_Permission {
     public var canSubscribe: Bool { NanopbField.scalar(_pointer.pointee.can_subscribe, false) }
@@ -690,13 +690,13 @@ extension Rtm_Permission.Builder {
 }
 
 extension BundledProtoC.rtm_Permission_Grant: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Permission_Grant_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Permission_Grant.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Permission_Grant_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Permission_Grant.self)
     public static var _swiftName: String { "Rtm_Permission_Grant" }
 }
 
 /// `rtm.Permission.Grant`
-public typealias Rtm_Permission_Grant = NanopbMsg<rtm_Permission_Grant>
+public typealias Rtm_Permission_Grant = NanopbMsg<BundledProtoC.rtm_Permission_Grant>
 
 public enum Rtm_Permission_Grant_OneOf_Subject: Hashable, Sendable {
     case identity(String)
@@ -823,13 +823,13 @@ extension Rtm_Permission_Grant.Builder {
 }
 
 extension BundledProtoC.rtm_TrackInfo: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_TrackInfo_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_TrackInfo.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_TrackInfo_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_TrackInfo.self)
     public static var _swiftName: String { "Rtm_TrackInfo" }
 }
 
 /// `rtm.TrackInfo`
-public typealias Rtm_TrackInfo = NanopbMsg<rtm_TrackInfo>
+public typealias Rtm_TrackInfo = NanopbMsg<BundledProtoC.rtm_TrackInfo>
 
 extension Rtm_TrackInfo {
     public var sid: String { NanopbField.string(_pointer.pointee.sid, "") }
@@ -946,13 +946,13 @@ extension Rtm_TrackInfo.Builder {
 }
 
 extension BundledProtoC.rtm_Recording: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording.self)
     public static var _swiftName: String { "Rtm_Recording" }
 }
 
 /// `rtm.Recording`
-public typealias Rtm_Recording = NanopbMsg<rtm_Recording>
+public typealias Rtm_Recording = NanopbMsg<BundledProtoC.rtm_Recording>
 
 public enum Rtm_Recording_OneOf_Source: Hashable, Sendable {
     case composite(Rtm_Room_Layout)
@@ -1220,13 +1220,13 @@ extension Rtm_Recording.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_TrackPair: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_TrackPair_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_TrackPair.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_TrackPair_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_TrackPair.self)
     public static var _swiftName: String { "Rtm_Recording_TrackPair" }
 }
 
 /// `rtm.Recording.TrackPair`
-public typealias Rtm_Recording_TrackPair = NanopbMsg<rtm_Recording_TrackPair>
+public typealias Rtm_Recording_TrackPair = NanopbMsg<BundledProtoC.rtm_Recording_TrackPair>
 
 extension Rtm_Recording_TrackPair {
     public var audioTrackSid: String { NanopbField.string(_pointer.pointee.audio_track_sid, "") }
@@ -1249,13 +1249,13 @@ extension Rtm_Recording_TrackPair.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_FileOutput: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_FileOutput_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_FileOutput.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_FileOutput_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_FileOutput.self)
     public static var _swiftName: String { "Rtm_Recording_FileOutput" }
 }
 
 /// `rtm.Recording.FileOutput`
-public typealias Rtm_Recording_FileOutput = NanopbMsg<rtm_Recording_FileOutput>
+public typealias Rtm_Recording_FileOutput = NanopbMsg<BundledProtoC.rtm_Recording_FileOutput>
 
 extension Rtm_Recording_FileOutput {
     public var path: String { NanopbField.string(_pointer.pointee.path, "") }
@@ -1285,13 +1285,13 @@ extension Rtm_Recording_FileOutput.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_SegmentOutput: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_SegmentOutput_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_SegmentOutput.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_SegmentOutput_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_SegmentOutput.self)
     public static var _swiftName: String { "Rtm_Recording_SegmentOutput" }
 }
 
 /// `rtm.Recording.SegmentOutput`
-public typealias Rtm_Recording_SegmentOutput = NanopbMsg<rtm_Recording_SegmentOutput>
+public typealias Rtm_Recording_SegmentOutput = NanopbMsg<BundledProtoC.rtm_Recording_SegmentOutput>
 
 extension Rtm_Recording_SegmentOutput {
     public var playlistPath: String { NanopbField.string(_pointer.pointee.playlist_path, "") }
@@ -1321,13 +1321,13 @@ extension Rtm_Recording_SegmentOutput.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_SegmentOutput_Segment: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_SegmentOutput_Segment_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_SegmentOutput_Segment.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_SegmentOutput_Segment_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_SegmentOutput_Segment.self)
     public static var _swiftName: String { "Rtm_Recording_SegmentOutput_Segment" }
 }
 
 /// `rtm.Recording.SegmentOutput.Segment`
-public typealias Rtm_Recording_SegmentOutput_Segment = NanopbMsg<rtm_Recording_SegmentOutput_Segment>
+public typealias Rtm_Recording_SegmentOutput_Segment = NanopbMsg<BundledProtoC.rtm_Recording_SegmentOutput_Segment>
 
 extension Rtm_Recording_SegmentOutput_Segment {
     public var index: UInt64 { NanopbField.scalar(_pointer.pointee.index, 0) }
@@ -1364,13 +1364,13 @@ extension Rtm_Recording_SegmentOutput_Segment.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_StreamOutput: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_StreamOutput_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_StreamOutput.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_StreamOutput_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_StreamOutput.self)
     public static var _swiftName: String { "Rtm_Recording_StreamOutput" }
 }
 
 /// `rtm.Recording.StreamOutput`
-public typealias Rtm_Recording_StreamOutput = NanopbMsg<rtm_Recording_StreamOutput>
+public typealias Rtm_Recording_StreamOutput = NanopbMsg<BundledProtoC.rtm_Recording_StreamOutput>
 
 extension Rtm_Recording_StreamOutput {
     public var urls: [String] { NanopbField.strings(_pointer.pointee.urls, _pointer.pointee.urls_count) }
@@ -1393,13 +1393,13 @@ extension Rtm_Recording_StreamOutput.Builder {
 }
 
 extension BundledProtoC.rtm_Recording_ImageOutput: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Recording_ImageOutput_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Recording_ImageOutput.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Recording_ImageOutput_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Recording_ImageOutput.self)
     public static var _swiftName: String { "Rtm_Recording_ImageOutput" }
 }
 
 /// `rtm.Recording.ImageOutput`
-public typealias Rtm_Recording_ImageOutput = NanopbMsg<rtm_Recording_ImageOutput>
+public typealias Rtm_Recording_ImageOutput = NanopbMsg<BundledProtoC.rtm_Recording_ImageOutput>
 
 extension Rtm_Recording_ImageOutput {
     public var intervalS: UInt32 { NanopbField.scalar(_pointer.pointee.interval_s, 0) }

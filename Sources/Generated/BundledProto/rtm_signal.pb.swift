@@ -57,13 +57,13 @@ public struct Rtm_Leave_Action: RawRepresentable, Hashable, Sendable {
 }
 
 extension BundledProtoC.rtm_ClientMessage: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ClientMessage_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ClientMessage.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ClientMessage_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ClientMessage.self)
     public static var _swiftName: String { "Rtm_ClientMessage" }
 }
 
 /// `rtm.ClientMessage`
-public typealias Rtm_ClientMessage = NanopbMsg<rtm_ClientMessage>
+public typealias Rtm_ClientMessage = NanopbMsg<BundledProtoC.rtm_ClientMessage>
 
 public enum Rtm_ClientMessage_OneOf_Body: Hashable, Sendable {
     case join(Rtm_Join)
@@ -383,13 +383,13 @@ extension Rtm_ClientMessage.Builder {
 }
 
 extension BundledProtoC.rtm_ServerMessage: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ServerMessage_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ServerMessage.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ServerMessage_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ServerMessage.self)
     public static var _swiftName: String { "Rtm_ServerMessage" }
 }
 
 /// `rtm.ServerMessage`
-public typealias Rtm_ServerMessage = NanopbMsg<rtm_ServerMessage>
+public typealias Rtm_ServerMessage = NanopbMsg<BundledProtoC.rtm_ServerMessage>
 
 public enum Rtm_ServerMessage_OneOf_Body: Hashable, Sendable {
     case joined(Rtm_Joined)
@@ -756,13 +756,13 @@ extension Rtm_ServerMessage.Builder {
 }
 
 extension BundledProtoC.rtm_SessionDescription: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SessionDescription_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SessionDescription.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SessionDescription_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SessionDescription.self)
     public static var _swiftName: String { "Rtm_SessionDescription" }
 }
 
 /// `rtm.SessionDescription`
-public typealias Rtm_SessionDescription = NanopbMsg<rtm_SessionDescription>
+public typealias Rtm_SessionDescription = NanopbMsg<BundledProtoC.rtm_SessionDescription>
 
 extension Rtm_SessionDescription {
     public var type: Rtm_SessionDescription_Type { NanopbField.enumeration(_pointer.pointee.type, Rtm_SessionDescription_Type(rawValue: 0)) }
@@ -823,13 +823,13 @@ extension Rtm_SessionDescription.Builder {
 }
 
 extension BundledProtoC.rtm_IceCandidate: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_IceCandidate_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_IceCandidate.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_IceCandidate_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_IceCandidate.self)
     public static var _swiftName: String { "Rtm_IceCandidate" }
 }
 
 /// `rtm.IceCandidate`
-public typealias Rtm_IceCandidate = NanopbMsg<rtm_IceCandidate>
+public typealias Rtm_IceCandidate = NanopbMsg<BundledProtoC.rtm_IceCandidate>
 
 public enum Rtm_IceCandidate_OneOf_Address: Hashable, Sendable {
     case ipv4(UInt32)
@@ -974,13 +974,13 @@ extension Rtm_IceCandidate.Builder {
 }
 
 extension BundledProtoC.rtm_IceServer: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_IceServer_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_IceServer.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_IceServer_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_IceServer.self)
     public static var _swiftName: String { "Rtm_IceServer" }
 }
 
 /// `rtm.IceServer`
-public typealias Rtm_IceServer = NanopbMsg<rtm_IceServer>
+public typealias Rtm_IceServer = NanopbMsg<BundledProtoC.rtm_IceServer>
 
 extension Rtm_IceServer {
     public var urls: [String] { NanopbField.strings(_pointer.pointee.urls, _pointer.pointee.urls_count) }
@@ -1010,13 +1010,13 @@ extension Rtm_IceServer.Builder {
 }
 
 extension BundledProtoC.rtm_ClientInfo: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ClientInfo_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ClientInfo.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ClientInfo_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ClientInfo.self)
     public static var _swiftName: String { "Rtm_ClientInfo" }
 }
 
 /// `rtm.ClientInfo`
-public typealias Rtm_ClientInfo = NanopbMsg<rtm_ClientInfo>
+public typealias Rtm_ClientInfo = NanopbMsg<BundledProtoC.rtm_ClientInfo>
 
 extension Rtm_ClientInfo {
     public var sdk: Rtm_ClientInfo_Sdk { NanopbField.enumeration(_pointer.pointee.sdk, Rtm_ClientInfo_Sdk(rawValue: 0)) }
@@ -1081,13 +1081,13 @@ extension Rtm_ClientInfo.Builder {
 }
 
 extension BundledProtoC.rtm_Join: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Join_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Join.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Join_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Join.self)
     public static var _swiftName: String { "Rtm_Join" }
 }
 
 /// `rtm.Join`
-public typealias Rtm_Join = NanopbMsg<rtm_Join>
+public typealias Rtm_Join = NanopbMsg<BundledProtoC.rtm_Join>
 
 extension Rtm_Join {
     public var token: String { NanopbField.string(_pointer.pointee.token, "") }
@@ -1154,13 +1154,13 @@ extension Rtm_Join.Builder {
 }
 
 extension BundledProtoC.rtm_Joined: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Joined_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Joined.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Joined_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Joined.self)
     public static var _swiftName: String { "Rtm_Joined" }
 }
 
 /// `rtm.Joined`
-public typealias Rtm_Joined = NanopbMsg<rtm_Joined>
+public typealias Rtm_Joined = NanopbMsg<BundledProtoC.rtm_Joined>
 
 extension Rtm_Joined {
     public var room: Rtm_Room { _view(_pointer.pointee.room) }
@@ -1248,13 +1248,13 @@ extension Rtm_Joined.Builder {
 }
 
 extension BundledProtoC.rtm_PublishTrack: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_PublishTrack_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_PublishTrack.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_PublishTrack_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_PublishTrack.self)
     public static var _swiftName: String { "Rtm_PublishTrack" }
 }
 
 /// `rtm.PublishTrack`
-public typealias Rtm_PublishTrack = NanopbMsg<rtm_PublishTrack>
+public typealias Rtm_PublishTrack = NanopbMsg<BundledProtoC.rtm_PublishTrack>
 
 extension Rtm_PublishTrack {
     public var cid: String { NanopbField.string(_pointer.pointee.cid, "") }
@@ -1350,13 +1350,13 @@ extension Rtm_PublishTrack.Builder {
 }
 
 extension BundledProtoC.rtm_TrackPublished: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_TrackPublished_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_TrackPublished.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_TrackPublished_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_TrackPublished.self)
     public static var _swiftName: String { "Rtm_TrackPublished" }
 }
 
 /// `rtm.TrackPublished`
-public typealias Rtm_TrackPublished = NanopbMsg<rtm_TrackPublished>
+public typealias Rtm_TrackPublished = NanopbMsg<BundledProtoC.rtm_TrackPublished>
 
 extension Rtm_TrackPublished {
     public var cid: String { NanopbField.string(_pointer.pointee.cid, "") }
@@ -1382,13 +1382,13 @@ extension Rtm_TrackPublished.Builder {
 }
 
 extension BundledProtoC.rtm_UnpublishTrack: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_UnpublishTrack_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_UnpublishTrack.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_UnpublishTrack_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_UnpublishTrack.self)
     public static var _swiftName: String { "Rtm_UnpublishTrack" }
 }
 
 /// `rtm.UnpublishTrack`
-public typealias Rtm_UnpublishTrack = NanopbMsg<rtm_UnpublishTrack>
+public typealias Rtm_UnpublishTrack = NanopbMsg<BundledProtoC.rtm_UnpublishTrack>
 
 extension Rtm_UnpublishTrack {
     public var trackSid: String { NanopbField.string(_pointer.pointee.track_sid, "") }
@@ -1404,13 +1404,13 @@ extension Rtm_UnpublishTrack.Builder {
 }
 
 extension BundledProtoC.rtm_TrackUnpublished: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_TrackUnpublished_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_TrackUnpublished.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_TrackUnpublished_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_TrackUnpublished.self)
     public static var _swiftName: String { "Rtm_TrackUnpublished" }
 }
 
 /// `rtm.TrackUnpublished`
-public typealias Rtm_TrackUnpublished = NanopbMsg<rtm_TrackUnpublished>
+public typealias Rtm_TrackUnpublished = NanopbMsg<BundledProtoC.rtm_TrackUnpublished>
 
 extension Rtm_TrackUnpublished {
     public var trackSid: String { NanopbField.string(_pointer.pointee.track_sid, "") }
@@ -1436,13 +1436,13 @@ extension Rtm_TrackUnpublished.Builder {
 }
 
 extension BundledProtoC.rtm_SetMuted: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SetMuted_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SetMuted.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SetMuted_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SetMuted.self)
     public static var _swiftName: String { "Rtm_SetMuted" }
 }
 
 /// `rtm.SetMuted`
-public typealias Rtm_SetMuted = NanopbMsg<rtm_SetMuted>
+public typealias Rtm_SetMuted = NanopbMsg<BundledProtoC.rtm_SetMuted>
 
 extension Rtm_SetMuted {
     public var trackSid: String { NanopbField.string(_pointer.pointee.track_sid, "") }
@@ -1465,13 +1465,13 @@ extension Rtm_SetMuted.Builder {
 }
 
 extension BundledProtoC.rtm_UpdateSubscription: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_UpdateSubscription_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_UpdateSubscription.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_UpdateSubscription_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_UpdateSubscription.self)
     public static var _swiftName: String { "Rtm_UpdateSubscription" }
 }
 
 /// `rtm.UpdateSubscription`
-public typealias Rtm_UpdateSubscription = NanopbMsg<rtm_UpdateSubscription>
+public typealias Rtm_UpdateSubscription = NanopbMsg<BundledProtoC.rtm_UpdateSubscription>
 
 extension Rtm_UpdateSubscription {
     public var trackSids: [String] { NanopbField.strings(_pointer.pointee.track_sids, _pointer.pointee.track_sids_count) }
@@ -1501,13 +1501,13 @@ extension Rtm_UpdateSubscription.Builder {
 }
 
 extension BundledProtoC.rtm_UpdateSubscription_ParticipantTracks: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_UpdateSubscription_ParticipantTracks_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_UpdateSubscription_ParticipantTracks.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_UpdateSubscription_ParticipantTracks_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_UpdateSubscription_ParticipantTracks.self)
     public static var _swiftName: String { "Rtm_UpdateSubscription_ParticipantTracks" }
 }
 
 /// `rtm.UpdateSubscription.ParticipantTracks`
-public typealias Rtm_UpdateSubscription_ParticipantTracks = NanopbMsg<rtm_UpdateSubscription_ParticipantTracks>
+public typealias Rtm_UpdateSubscription_ParticipantTracks = NanopbMsg<BundledProtoC.rtm_UpdateSubscription_ParticipantTracks>
 
 extension Rtm_UpdateSubscription_ParticipantTracks {
     public var participantSid: String { NanopbField.string(_pointer.pointee.participant_sid, "") }
@@ -1530,13 +1530,13 @@ extension Rtm_UpdateSubscription_ParticipantTracks.Builder {
 }
 
 extension BundledProtoC.rtm_SetPreferredLayer: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SetPreferredLayer_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SetPreferredLayer.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SetPreferredLayer_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SetPreferredLayer.self)
     public static var _swiftName: String { "Rtm_SetPreferredLayer" }
 }
 
 /// `rtm.SetPreferredLayer`
-public typealias Rtm_SetPreferredLayer = NanopbMsg<rtm_SetPreferredLayer>
+public typealias Rtm_SetPreferredLayer = NanopbMsg<BundledProtoC.rtm_SetPreferredLayer>
 
 extension Rtm_SetPreferredLayer {
     public var trackSid: String { NanopbField.string(_pointer.pointee.track_sid, "") }
@@ -1597,13 +1597,13 @@ extension Rtm_SetPreferredLayer.Builder {
 }
 
 extension BundledProtoC.rtm_UpdatePresence: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_UpdatePresence_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_UpdatePresence.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_UpdatePresence_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_UpdatePresence.self)
     public static var _swiftName: String { "Rtm_UpdatePresence" }
 }
 
 /// `rtm.UpdatePresence`
-public typealias Rtm_UpdatePresence = NanopbMsg<rtm_UpdatePresence>
+public typealias Rtm_UpdatePresence = NanopbMsg<BundledProtoC.rtm_UpdatePresence>
 
 extension Rtm_UpdatePresence {
     public var name: String { NanopbField.string(_pointer.pointee.name, "") }
@@ -1650,13 +1650,13 @@ extension Rtm_UpdatePresence.Builder {
 }
 
 extension BundledProtoC.rtm_Leave: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Leave_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Leave.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Leave_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Leave.self)
     public static var _swiftName: String { "Rtm_Leave" }
 }
 
 /// `rtm.Leave`
-public typealias Rtm_Leave = NanopbMsg<rtm_Leave>
+public typealias Rtm_Leave = NanopbMsg<BundledProtoC.rtm_Leave>
 
 extension Rtm_Leave {
     public var reason: Rtm_Leave_Reason { NanopbField.enumeration(_pointer.pointee.reason, Rtm_Leave_Reason(rawValue: 0)) }
@@ -1686,13 +1686,13 @@ extension Rtm_Leave.Builder {
 }
 
 extension BundledProtoC.rtm_Ping: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Ping_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Ping.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Ping_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Ping.self)
     public static var _swiftName: String { "Rtm_Ping" }
 }
 
 /// `rtm.Ping`
-public typealias Rtm_Ping = NanopbMsg<rtm_Ping>
+public typealias Rtm_Ping = NanopbMsg<BundledProtoC.rtm_Ping>
 
 extension Rtm_Ping {
     public var timestampMs: Int64 { NanopbField.scalar(_pointer.pointee.timestamp_ms, 0) }
@@ -1715,13 +1715,13 @@ extension Rtm_Ping.Builder {
 }
 
 extension BundledProtoC.rtm_Pong: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Pong_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Pong.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Pong_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Pong.self)
     public static var _swiftName: String { "Rtm_Pong" }
 }
 
 /// `rtm.Pong`
-public typealias Rtm_Pong = NanopbMsg<rtm_Pong>
+public typealias Rtm_Pong = NanopbMsg<BundledProtoC.rtm_Pong>
 
 extension Rtm_Pong {
     public var pingTimestampMs: Int64 { NanopbField.scalar(_pointer.pointee.ping_timestamp_ms, 0) }
@@ -1744,13 +1744,13 @@ extension Rtm_Pong.Builder {
 }
 
 extension BundledProtoC.rtm_Resume: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Resume_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Resume.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Resume_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Resume.self)
     public static var _swiftName: String { "Rtm_Resume" }
 }
 
 /// `rtm.Resume`
-public typealias Rtm_Resume = NanopbMsg<rtm_Resume>
+public typealias Rtm_Resume = NanopbMsg<BundledProtoC.rtm_Resume>
 
 extension Rtm_Resume {
     public var participantSid: String { NanopbField.string(_pointer.pointee.participant_sid, "") }
@@ -1817,13 +1817,13 @@ extension Rtm_Resume.Builder {
 }
 
 extension BundledProtoC.rtm_Resume_DataChannelState: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Resume_DataChannelState_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Resume_DataChannelState.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Resume_DataChannelState_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Resume_DataChannelState.self)
     public static var _swiftName: String { "Rtm_Resume_DataChannelState" }
 }
 
 /// `rtm.Resume.DataChannelState`
-public typealias Rtm_Resume_DataChannelState = NanopbMsg<rtm_Resume_DataChannelState>
+public typealias Rtm_Resume_DataChannelState = NanopbMsg<BundledProtoC.rtm_Resume_DataChannelState>
 
 extension Rtm_Resume_DataChannelState {
     public var label: String { NanopbField.string(_pointer.pointee.label, "") }
@@ -1853,13 +1853,13 @@ extension Rtm_Resume_DataChannelState.Builder {
 }
 
 extension BundledProtoC.rtm_ParticipantsChanged: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ParticipantsChanged_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ParticipantsChanged.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ParticipantsChanged_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ParticipantsChanged.self)
     public static var _swiftName: String { "Rtm_ParticipantsChanged" }
 }
 
 /// `rtm.ParticipantsChanged`
-public typealias Rtm_ParticipantsChanged = NanopbMsg<rtm_ParticipantsChanged>
+public typealias Rtm_ParticipantsChanged = NanopbMsg<BundledProtoC.rtm_ParticipantsChanged>
 
 extension Rtm_ParticipantsChanged {
     public var participants: [Rtm_Participant] { _views(_pointer.pointee.participants, _pointer.pointee.participants_count) }
@@ -1875,13 +1875,13 @@ extension Rtm_ParticipantsChanged.Builder {
 }
 
 extension BundledProtoC.rtm_SpeakersChanged: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SpeakersChanged_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SpeakersChanged.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SpeakersChanged_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SpeakersChanged.self)
     public static var _swiftName: String { "Rtm_SpeakersChanged" }
 }
 
 /// `rtm.SpeakersChanged`
-public typealias Rtm_SpeakersChanged = NanopbMsg<rtm_SpeakersChanged>
+public typealias Rtm_SpeakersChanged = NanopbMsg<BundledProtoC.rtm_SpeakersChanged>
 
 extension Rtm_SpeakersChanged {
     public var speakers: [Rtm_SpeakersChanged_Speaker] { _views(_pointer.pointee.speakers, _pointer.pointee.speakers_count) }
@@ -1897,13 +1897,13 @@ extension Rtm_SpeakersChanged.Builder {
 }
 
 extension BundledProtoC.rtm_SpeakersChanged_Speaker: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_SpeakersChanged_Speaker_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_SpeakersChanged_Speaker.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_SpeakersChanged_Speaker_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_SpeakersChanged_Speaker.self)
     public static var _swiftName: String { "Rtm_SpeakersChanged_Speaker" }
 }
 
 /// `rtm.SpeakersChanged.Speaker`
-public typealias Rtm_SpeakersChanged_Speaker = NanopbMsg<rtm_SpeakersChanged_Speaker>
+public typealias Rtm_SpeakersChanged_Speaker = NanopbMsg<BundledProtoC.rtm_SpeakersChanged_Speaker>
 
 extension Rtm_SpeakersChanged_Speaker {
     public var participantSid: String { NanopbField.string(_pointer.pointee.participant_sid, "") }
@@ -1933,13 +1933,13 @@ extension Rtm_SpeakersChanged_Speaker.Builder {
 }
 
 extension BundledProtoC.rtm_QualityChanged: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_QualityChanged_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_QualityChanged.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_QualityChanged_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_QualityChanged.self)
     public static var _swiftName: String { "Rtm_QualityChanged" }
 }
 
 /// `rtm.QualityChanged`
-public typealias Rtm_QualityChanged = NanopbMsg<rtm_QualityChanged>
+public typealias Rtm_QualityChanged = NanopbMsg<BundledProtoC.rtm_QualityChanged>
 
 extension Rtm_QualityChanged {
     public var entries: [Rtm_QualityChanged_Entry] { _views(_pointer.pointee.entries, _pointer.pointee.entries_count) }
@@ -1955,13 +1955,13 @@ extension Rtm_QualityChanged.Builder {
 }
 
 extension BundledProtoC.rtm_QualityChanged_Entry: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_QualityChanged_Entry_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_QualityChanged_Entry.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_QualityChanged_Entry_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_QualityChanged_Entry.self)
     public static var _swiftName: String { "Rtm_QualityChanged_Entry" }
 }
 
 /// `rtm.QualityChanged.Entry`
-public typealias Rtm_QualityChanged_Entry = NanopbMsg<rtm_QualityChanged_Entry>
+public typealias Rtm_QualityChanged_Entry = NanopbMsg<BundledProtoC.rtm_QualityChanged_Entry>
 
 extension Rtm_QualityChanged_Entry {
     public var participantSid: String { NanopbField.string(_pointer.pointee.participant_sid, "") }
@@ -1991,13 +1991,13 @@ extension Rtm_QualityChanged_Entry.Builder {
 }
 
 extension BundledProtoC.rtm_LayerAllocation: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_LayerAllocation_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_LayerAllocation.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_LayerAllocation_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_LayerAllocation.self)
     public static var _swiftName: String { "Rtm_LayerAllocation" }
 }
 
 /// `rtm.LayerAllocation`
-public typealias Rtm_LayerAllocation = NanopbMsg<rtm_LayerAllocation>
+public typealias Rtm_LayerAllocation = NanopbMsg<BundledProtoC.rtm_LayerAllocation>
 
 extension Rtm_LayerAllocation {
     public var trackSid: String { NanopbField.string(_pointer.pointee.track_sid, "") }
@@ -2034,13 +2034,13 @@ extension Rtm_LayerAllocation.Builder {
 }
 
 extension BundledProtoC.rtm_ModerationAction: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_ModerationAction_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_ModerationAction.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_ModerationAction_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_ModerationAction.self)
     public static var _swiftName: String { "Rtm_ModerationAction" }
 }
 
 /// `rtm.ModerationAction`
-public typealias Rtm_ModerationAction = NanopbMsg<rtm_ModerationAction>
+public typealias Rtm_ModerationAction = NanopbMsg<BundledProtoC.rtm_ModerationAction>
 
 public enum Rtm_ModerationAction_OneOf_Action: Hashable, Sendable {
     case remove(Bool)

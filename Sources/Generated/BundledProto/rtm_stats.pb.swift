@@ -10,13 +10,13 @@ import BundledProtoC
 private typealias _RuntimeVersionCheck = NanopbRuntimeVersion_1
 
 extension BundledProtoC.rtm_RtpStreamStats: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_RtpStreamStats_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_RtpStreamStats.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_RtpStreamStats_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_RtpStreamStats.self)
     public static var _swiftName: String { "Rtm_RtpStreamStats" }
 }
 
 /// `rtm.RtpStreamStats`
-public typealias Rtm_RtpStreamStats = NanopbMsg<rtm_RtpStreamStats>
+public typealias Rtm_RtpStreamStats = NanopbMsg<BundledProtoC.rtm_RtpStreamStats>
 
 extension Rtm_RtpStreamStats {
     public var ssrc: UInt32 { NanopbField.scalar(_pointer.pointee.ssrc, 0) }
@@ -219,13 +219,13 @@ extension Rtm_RtpStreamStats.Builder {
 }
 
 extension BundledProtoC.rtm_MetricsBatch: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_MetricsBatch_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_MetricsBatch.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_MetricsBatch_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_MetricsBatch.self)
     public static var _swiftName: String { "Rtm_MetricsBatch" }
 }
 
 /// `rtm.MetricsBatch`
-public typealias Rtm_MetricsBatch = NanopbMsg<rtm_MetricsBatch>
+public typealias Rtm_MetricsBatch = NanopbMsg<BundledProtoC.rtm_MetricsBatch>
 
 extension Rtm_MetricsBatch {
     public var timestampMs: Int64 { NanopbField.scalar(_pointer.pointee.timestamp_ms, 0) }
@@ -272,13 +272,13 @@ extension Rtm_MetricsBatch.Builder {
 }
 
 extension BundledProtoC.rtm_MetricsBatch_TimeSeries: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_MetricsBatch_TimeSeries_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_MetricsBatch_TimeSeries.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_MetricsBatch_TimeSeries_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_MetricsBatch_TimeSeries.self)
     public static var _swiftName: String { "Rtm_MetricsBatch_TimeSeries" }
 }
 
 /// `rtm.MetricsBatch.TimeSeries`
-public typealias Rtm_MetricsBatch_TimeSeries = NanopbMsg<rtm_MetricsBatch_TimeSeries>
+public typealias Rtm_MetricsBatch_TimeSeries = NanopbMsg<BundledProtoC.rtm_MetricsBatch_TimeSeries>
 
 extension Rtm_MetricsBatch_TimeSeries {
     public var labelIndex: UInt32 { NanopbField.scalar(_pointer.pointee.label_index, 0) }
@@ -308,13 +308,13 @@ extension Rtm_MetricsBatch_TimeSeries.Builder {
 }
 
 extension BundledProtoC.rtm_MetricsBatch_TimeSeries_Sample: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_MetricsBatch_TimeSeries_Sample_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_MetricsBatch_TimeSeries_Sample.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_MetricsBatch_TimeSeries_Sample_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_MetricsBatch_TimeSeries_Sample.self)
     public static var _swiftName: String { "Rtm_MetricsBatch_TimeSeries_Sample" }
 }
 
 /// `rtm.MetricsBatch.TimeSeries.Sample`
-public typealias Rtm_MetricsBatch_TimeSeries_Sample = NanopbMsg<rtm_MetricsBatch_TimeSeries_Sample>
+public typealias Rtm_MetricsBatch_TimeSeries_Sample = NanopbMsg<BundledProtoC.rtm_MetricsBatch_TimeSeries_Sample>
 
 extension Rtm_MetricsBatch_TimeSeries_Sample {
     public var timestampMs: Int64 { NanopbField.scalar(_pointer.pointee.timestamp_ms, 0) }
@@ -337,13 +337,13 @@ extension Rtm_MetricsBatch_TimeSeries_Sample.Builder {
 }
 
 extension BundledProtoC.rtm_MetricsBatch_Event: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_MetricsBatch_Event_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_MetricsBatch_Event.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_MetricsBatch_Event_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_MetricsBatch_Event.self)
     public static var _swiftName: String { "Rtm_MetricsBatch_Event" }
 }
 
 /// `rtm.MetricsBatch.Event`
-public typealias Rtm_MetricsBatch_Event = NanopbMsg<rtm_MetricsBatch_Event>
+public typealias Rtm_MetricsBatch_Event = NanopbMsg<BundledProtoC.rtm_MetricsBatch_Event>
 
 extension Rtm_MetricsBatch_Event {
     public var labelIndex: UInt32 { NanopbField.scalar(_pointer.pointee.label_index, 0) }
@@ -393,13 +393,13 @@ extension Rtm_MetricsBatch_Event.Builder {
 }
 
 extension BundledProtoC.rtm_MetricValue: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_MetricValue_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_MetricValue.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_MetricValue_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_MetricValue.self)
     public static var _swiftName: String { "Rtm_MetricValue" }
 }
 
 /// `rtm.MetricValue`
-public typealias Rtm_MetricValue = NanopbMsg<rtm_MetricValue>
+public typealias Rtm_MetricValue = NanopbMsg<BundledProtoC.rtm_MetricValue>
 
 public enum Rtm_MetricValue_OneOf_Value: Hashable, Sendable {
     case real(Double)
@@ -612,13 +612,13 @@ extension Rtm_MetricValue.Builder {
 }
 
 extension BundledProtoC.rtm_Histogram: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_Histogram_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_Histogram.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_Histogram_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_Histogram.self)
     public static var _swiftName: String { "Rtm_Histogram" }
 }
 
 /// `rtm.Histogram`
-public typealias Rtm_Histogram = NanopbMsg<rtm_Histogram>
+public typealias Rtm_Histogram = NanopbMsg<BundledProtoC.rtm_Histogram>
 
 extension Rtm_Histogram {
     public var lowerBound: Double { NanopbField.scalar(_pointer.pointee.lower_bound, 0) }
@@ -648,13 +648,13 @@ extension Rtm_Histogram.Builder {
 }
 
 extension BundledProtoC.rtm_StatsSnapshot: NanopbRuntime.NanopbStorage {
-    public static var _descriptor: pb_msgdesc_t { rtm_StatsSnapshot_msg }
-    public static let _emptyBox = NanopbBox(emptyOf: rtm_StatsSnapshot.self)
+    public static var _descriptor: pb_msgdesc_t { BundledProtoC.rtm_StatsSnapshot_msg }
+    public static let _emptyBox = NanopbBox(emptyOf: BundledProtoC.rtm_StatsSnapshot.self)
     public static var _swiftName: String { "Rtm_StatsSnapshot" }
 }
 
 /// `rtm.StatsSnapshot`
-public typealias Rtm_StatsSnapshot = NanopbMsg<rtm_StatsSnapshot>
+public typealias Rtm_StatsSnapshot = NanopbMsg<BundledProtoC.rtm_StatsSnapshot>
 
 extension Rtm_StatsSnapshot {
     public var takenAt: Google_Protobuf_Timestamp { _view(_pointer.pointee.taken_at) }

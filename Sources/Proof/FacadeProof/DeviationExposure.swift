@@ -58,6 +58,11 @@ public enum DeviationRows {
             }
             result.append(DeviationExposure(row: rule.row, summary: rule.summary, elements: elements.sorted()))
         }
+        // Row 20: every extension of a proven message (the facades carry none; the plan skips them).
+        let proven = Set(messages.map(\.fullName))
+        let extensions = schemas.extensions.filter { proven.contains($0.extendee ?? "") }
+            .map { "\($0.extendee!).[\($0.scope).\($0.name)]" }
+        result.append(DeviationExposure(row: 20, summary: "extension fields dropped on decode (not generated)", elements: extensions.sorted()))
         for rule in messageRows {
             let elements = messages.filter { !$0.fields.isEmpty }.map(\.fullName).sorted()
             result.append(DeviationExposure(row: rule.row, summary: rule.summary, elements: elements))

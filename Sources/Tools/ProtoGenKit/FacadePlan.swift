@@ -189,8 +189,8 @@ struct FacadePlan {
         var renames: [CRename] = []
         let files = Set(cFiles)
         for message in schema.messages where files.contains(message.file) {
-            if message.package.isEmpty && message.parent == nil && Naming.cIdentifier(message.name) != message.name {
-                renames.append(CRename(kind: .type, scope: message.fullName, protoName: message.name, cName: Naming.cIdentifier(message.name)))
+            if message.package.isEmpty && message.parent == nil && Naming.cTypeIdentifier(message.name) != message.name {
+                renames.append(CRename(kind: .type, scope: message.fullName, protoName: message.name, cName: Naming.cTypeIdentifier(message.name)))
             }
             for field in message.fields where Naming.cIdentifier(field.name) != field.name {
                 renames.append(CRename(kind: .field, scope: message.fullName, protoName: field.name, cName: Naming.cIdentifier(field.name)))
@@ -200,8 +200,8 @@ struct FacadePlan {
             }
         }
         for enumType in schema.enums where files.contains(enumType.file) {
-            if enumType.package.isEmpty && enumType.parent == nil && Naming.cIdentifier(enumType.name) != enumType.name {
-                renames.append(CRename(kind: .type, scope: enumType.fullName, protoName: enumType.name, cName: Naming.cIdentifier(enumType.name)))
+            if enumType.package.isEmpty && enumType.parent == nil && Naming.cTypeIdentifier(enumType.name) != enumType.name {
+                renames.append(CRename(kind: .type, scope: enumType.fullName, protoName: enumType.name, cName: Naming.cTypeIdentifier(enumType.name)))
             }
         }
         return renames.sorted()
@@ -286,7 +286,7 @@ struct FacadePlan {
         guard let package = schema.message(fullName)?.package ?? schema.enumType(fullName)?.package else { return fullName }
         let path = Naming.relativePath(fullName: fullName, package: package)
         var parts = package.isEmpty ? [] : [package]
-        if let top = path.first { parts.append(package.isEmpty ? Naming.cIdentifier(top) : top) }
+        if let top = path.first { parts.append(package.isEmpty ? Naming.cTypeIdentifier(top) : top) }
         return (parts + path.dropFirst()).joined(separator: ".")
     }
 
@@ -387,25 +387,34 @@ struct FacadePlan {
                 throw .unsupported(file: message.file, element: "\(message.fullName).\(field.name)",
                                    reason: "groups are not supported by nanopb's pointer fields or the facades")
             }
-            if let ext = message.extensions.first(where: { !Self.isCustomOption($0) }) {
-                throw .unsupported(file: message.file, element: "extension \(ext.scope).\(ext.name)",
-                                   reason: "extensions are not supported by the facades")
-            }
         }
         for file in schema.files where files.contains(file.name) {
             if file.syntax == .editions {
                 throw .unsupported(file: file.name, element: "edition", reason: "editions files are not supported by nanopb 0.4.7")
             }
-            if let ext = file.extensions.first(where: { !Self.isCustomOption($0) }) {
-                throw .unsupported(file: file.name, element: "extension \(ext.scope).\(ext.name)",
-                                   reason: "extensions are not supported by the facades")
-            }
         }
     }
 
+    /// Extensions declared in the files that get C here (custom options aside), in declaration
+    /// order. They are not generated: nanopb sees none of them (proto-split.py drops them, every
+    /// extendable message has `extensions type:FT_IGNORE`) and the facades have no accessor, so on
+    /// decode an extension field is dropped like any unknown field (docs/deviations.md row 20).
+    /// The rest of the schema is generated; `protogen plan` prints each skipped extension.
+    var skippedExtensions: [(file: String, field: FieldSchema)] {
+        let files = Set(cFiles)
+        var result: [(file: String, field: FieldSchema)] = []
+        for file in schema.files where files.contains(file.name) {
+            result += file.extensions.filter { !Self.isCustomOption($0) }.map { (file.name, $0) }
+            for message in schema.messages where message.file == file.name {
+                result += message.extensions.filter { !Self.isCustomOption($0) }.map { (file.name, $0) }
+            }
+        }
+        return result
+    }
+
     /// Custom options (`extend google.protobuf.FieldOptions { ... }`, as in nanopb.proto) annotate
-    /// the schema at compile time and never appear in a message's encoding: they are ignored, not
-    /// refused. Extensions of the schema's own messages are refused.
+    /// the schema at compile time and never appear in a message's encoding: they are ignored.
+    /// Extensions of the schema's own messages are skipped and listed (`skippedExtensions`).
     static func isCustomOption(_ field: FieldSchema) -> Bool {
         guard let extendee = field.extendee else { return false }
         return extendee.hasPrefix("google.protobuf.") && extendee.hasSuffix("Options")
@@ -549,4 +558,14 @@ struct FacadePlan {
                              typeName: oneofTypeName(messageName: swiftName(message.fullName), oneof: oneof), members: members)
         }
     }
+}
+
+extension FacadePlan {
+    /// `file: extension scope.name (field N of Extendee)`, how a skipped extension is reported.
+    static func extensionLabel(_ skipped: (file: String, field: FieldSchema)) -> String {
+        let ext = skipped.field
+        return "\(skipped.file): extension \(ext.scope).\(ext.name) (field \(ext.number) of \(ext.extendee ?? "?"))"
+    }
+
+    static let extensionSkipReason = "the facades do not carry extensions; decoding drops the field like an unknown field (docs/deviations.md row 20)"
 }

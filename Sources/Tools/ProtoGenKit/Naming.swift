@@ -49,7 +49,7 @@ enum Naming {
     static func cTypeName(fullName: String, package: String) -> String {
         let path = relativePath(fullName: fullName, package: package)
         var parts = package.isEmpty ? [] : package.split(separator: ".").map(String.init)
-        if let top = path.first { parts.append(package.isEmpty ? cIdentifier(top) : top) }
+        if let top = path.first { parts.append(package.isEmpty ? cTypeIdentifier(top) : top) }
         parts += path.dropFirst()
         return parts.joined(separator: "_")
     }
@@ -66,6 +66,15 @@ enum Naming {
     /// the encoding is unchanged.
     static func cIdentifier(_ name: String) -> String {
         reservedCIdentifiers.contains(name) ? name + "_" : name
+    }
+
+    /// The C name of a top-level type of a file without a package (the only C type name nanopb
+    /// writes from one proto name): `cIdentifier`'s rule, over `reservedCIdentifiers` plus the
+    /// Swift type names the generated Swift spells unqualified (`reservedTypeNames`: `String`,
+    /// `Int32`, `Bool`, `NanopbMsg`, ...). The facade module imports the C module, and a C type
+    /// named `String` would shadow Swift's own there, so `message String` is the C `String_`.
+    static func cTypeIdentifier(_ name: String) -> String {
+        reservedCIdentifiers.contains(name) || reservedTypeNames.contains(name) ? name + "_" : name
     }
 
     /// Names nanopb's C output cannot use as a standalone identifier: C (C23) and C++ keywords,
@@ -215,6 +224,7 @@ enum Naming {
 
     /// Type names a generated type must not take (Swift keywords and common standard types).
     static let reservedTypeNames: Set<String> = swiftKeywords.union([
+        "RawRepresentable", "CustomStringConvertible", "Hasher", "Collection", "Sequence", "Substring",
         "Type", "Protocol", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
         "UInt64", "Float", "Double", "Bool", "String", "Character", "Array", "Dictionary", "Set", "Optional",
         "Error", "Never", "Void", "Result", "Sendable", "Hashable", "Equatable", "NanopbMsg", "NanopbBox",

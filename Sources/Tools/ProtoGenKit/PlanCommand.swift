@@ -23,6 +23,9 @@ extension ProtoGen {
         for (setting, reason) in plan.skipped {
             FileHandle.standardError.write(Data("protogen: nanopb option skipped: \(setting.label): \(reason)\n".utf8))
         }
+        for ext in plan.skippedExtensions {
+            FileHandle.standardError.write(Data("protogen: extension skipped: \(FacadePlan.extensionLabel(ext)): \(FacadePlan.extensionSkipReason)\n".utf8))
+        }
         for setting in plan.honoured {
             FileHandle.standardError.write(Data("protogen: nanopb option honoured: \(setting.label)\n".utf8))
         }
@@ -38,8 +41,19 @@ extension ProtoGen {
         }
         var types: [[String: Any]] = []
         for message in schema.messages where plan.emitted.contains(message.fullName) {
-            types.append(["proto": message.fullName, "swift": plan.swiftName(message.fullName), "c": plan.cTypeName(message.fullName),
-                          "file": message.file, "kind": plan.namespaces.contains(message.fullName) ? "namespace" : "message"])
+            var entry: [String: Any] = ["proto": message.fullName, "swift": plan.swiftName(message.fullName), "c": plan.cTypeName(message.fullName),
+                                        "file": message.file, "kind": plan.namespaces.contains(message.fullName) ? "namespace" : "message"]
+            if !plan.namespaces.contains(message.fullName) {
+                // The accessors as the emitter's model holds them (names as written in Swift).
+                let declarations = MessageEmitter(plan: plan, cModule: "_").declarations(message)
+                func members(_ kind: FacadeDeclaration.Kind, _ access: FacadeMember.Access) -> [String] {
+                    declarations.filter { $0.kind == kind }.flatMap(\.members).filter { $0.access == access }.map(\.name)
+                }
+                entry["getters"] = members(.messageExtension, .getter)
+                entry["setters"] = members(.builderExtension, .getterSetter)
+                entry["mutators"] = members(.builderExtension, .mutatingFunc)
+            }
+            types.append(entry)
         }
         for enumType in schema.enums where plan.emitted.contains(enumType.fullName) {
             types.append(["proto": enumType.fullName, "swift": plan.swiftName(enumType.fullName), "c": plan.cTypeName(enumType.fullName),
@@ -54,6 +68,7 @@ extension ProtoGen {
             "optionsMode": plan.inputs.optionsMode.rawValue,
             "honoured": plan.honoured.map(\.label),
             "skipped": plan.skipped.map { "\($0.setting.label): \($0.reason)" },
+            "skippedExtensions": plan.skippedExtensions.map(FacadePlan.extensionLabel),
             "facadeFiles": facadeFiles.map { $0["swift"]! },
             "types": types,
         ]

@@ -62,6 +62,11 @@ public enum ProtoGen {
 
     public static func facades(schema: SchemaSet, cModule: String, inputs: PlanInputs) throws(GeneratorError) -> [GeneratedFile] {
         let plan = try FacadePlan(schema: schema, inputs: inputs)
+        // The facades name C types through the C module (`NanopbMsg<CMod.X>`); a facade type of
+        // the same name as the module would shadow it there.
+        if let clash = plan.emitted.sorted().first(where: { plan.swiftName($0) == cModule }) {
+            throw .nameCollision(name: cModule, first: "the C module", second: clash)
+        }
         return try FacadeEmitter(plan: plan, cModule: cModule).files()
     }
 
