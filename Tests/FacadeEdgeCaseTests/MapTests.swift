@@ -46,4 +46,18 @@ import ProtoOracle
         #expect(decoded.map(number: 6)[.text("a")] == .text("2"))
         #expect(decoded.serializedBytes() == Self.entry("a", "2"))
     }
+
+    @Test func aBuiltBoolKeyedMapWritesFalseBeforeTrue() async throws {
+        // A builder writes map entries in ascending key order for every key type; for bool keys that
+        // is false, then true. StatsSnapshot.bytes_by_retransmitted is field 13, map<bool, uint64>.
+        let oracle = try await Oracle.bundled()
+        func entry(_ key: Bool, _ value: UInt64) -> [UInt8] {
+            lengthDelimited(13, [0x08, key ? 1 : 0] + [0x10] + varint(value))
+        }
+        let built = Rtm_StatsSnapshot.with { $0.bytesByRetransmitted = [true: 7, false: 3] }
+        #expect(try built.serializedBytes() == entry(false, 3) + entry(true, 7))
+        #expect(built.bytesByRetransmitted == [false: 3, true: 7])
+        let decoded = try oracle.decode(built.serializedBytes(), as: "rtm.StatsSnapshot")
+        #expect(decoded.map(named: "bytes_by_retransmitted").count == 2)
+    }
 }

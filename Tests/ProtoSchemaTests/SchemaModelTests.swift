@@ -49,6 +49,20 @@ import ProtoSchema
         #expect(try #require(outer.field(named: "snake_case_field")).jsonName == "snakeCaseField")
     }
 
+    @Test func aOneofWithOneMemberIsRealUnlessProtocMadeItForOptional() throws {
+        // protoc wraps a proto3 `optional` field in a one-member oneof; a one-member oneof the user
+        // wrote is a real oneof all the same, in proto3 and in proto2.
+        let set = try InlineSchema.compile([
+            "one3.proto": "syntax = \"proto3\"; message M { oneof only { int32 a = 1; } optional int32 b = 2; }",
+            "one2.proto": "syntax = \"proto2\"; message N { oneof only { int32 a = 1; } optional int32 b = 2; }",
+        ])
+        let m = try #require(set.message("M"))
+        #expect(m.realOneofs.map(\.name) == ["only"] && m.realOneofs[0].fieldNumbers == [1])
+        #expect(m.oneofs.filter(\.isSynthetic).map(\.fieldNumbers) == [[2]])
+        let n = try #require(set.message("N"))
+        #expect(n.realOneofs.map(\.name) == ["only"] && n.oneofs.count == 1)
+    }
+
     @Test func mapFieldsPointAtSyntheticEntryMessages() throws {
         let set = try InlineSchema.compile(["a/b.proto": Self.proto3])
         let field = try #require(set.message("a.b.Outer")?.field(named: "by_name"))

@@ -244,6 +244,10 @@ public enum Rtm_LegacyJoinResponse_OneOf_Outcome: Hashable, Sendable {
     case rejectCode(Int32)
 }
 
+public enum Rtm_LegacyJoinResponse_OneOf_Retry: Hashable, Sendable {
+    case retryAfterS(UInt32)
+}
+
 extension Rtm_LegacyJoinResponse {
     public var accepted: Bool { NanopbField.scalar(_pointer.pointee.accepted, false) }
     public var hasAccepted: Bool { _pointer.pointee.accepted != nil }
@@ -253,6 +257,8 @@ extension Rtm_LegacyJoinResponse {
     public var hasPingIntervalS: Bool { _pointer.pointee.ping_interval_s != nil }
     public var negotiatedCodec: Rtm_LegacyCodec { NanopbField.enumeration(_pointer.pointee.negotiated_codec, Rtm_LegacyCodec(rawValue: -1)) }
     public var hasNegotiatedCodec: Bool { _pointer.pointee.negotiated_codec != nil }
+    public var fallbackCodec: Rtm_LegacyCodec { NanopbField.enumeration(_pointer.pointee.fallback_codec, Rtm_LegacyCodec(rawValue: 1)) }
+    public var hasFallbackCodec: Bool { _pointer.pointee.fallback_codec != nil }
     public var outcome: Rtm_LegacyJoinResponse_OneOf_Outcome? {
         switch _pointer.pointee.which_outcome {
         case 5: return .participantSid(NanopbField.string(_pointer.pointee.outcome.participant_sid, ""))
@@ -267,6 +273,16 @@ extension Rtm_LegacyJoinResponse {
     public var rejectCode: Int32 {
         guard _pointer.pointee.which_outcome == 6 else { return 0 }
         return NanopbField.scalar(_pointer.pointee.outcome.reject_code, 0)
+    }
+    public var retry: Rtm_LegacyJoinResponse_OneOf_Retry? {
+        switch _pointer.pointee.which_retry {
+        case 8: return .retryAfterS(NanopbField.scalar(_pointer.pointee.retry.retry_after_s, 0))
+        default: return nil
+        }
+    }
+    public var retryAfterS: UInt32 {
+        guard _pointer.pointee.which_retry == 8 else { return 0 }
+        return NanopbField.scalar(_pointer.pointee.retry.retry_after_s, 0)
     }
 }
 
@@ -303,6 +319,14 @@ extension Rtm_LegacyJoinResponse.Builder {
     }
     public var hasNegotiatedCodec: Bool { _pointer.pointee.negotiated_codec != nil }
     public mutating func clearNegotiatedCodec() { NanopbField.release(_pointer.pointee.negotiated_codec); _pointer.pointee.negotiated_codec = nil }
+    public var fallbackCodec: Rtm_LegacyCodec {
+        get { NanopbField.enumeration(_pointer.pointee.fallback_codec, Rtm_LegacyCodec(rawValue: 1)) }
+        set {
+            _pointer.pointee.fallback_codec = NanopbField.storing(enumeration: newValue, replacing: _pointer.pointee.fallback_codec, omitting: nil)
+        }
+    }
+    public var hasFallbackCodec: Bool { _pointer.pointee.fallback_codec != nil }
+    public mutating func clearFallbackCodec() { NanopbField.release(_pointer.pointee.fallback_codec); _pointer.pointee.fallback_codec = nil }
     public var outcome: Rtm_LegacyJoinResponse_OneOf_Outcome? {
         get {
             switch _pointer.pointee.which_outcome {
@@ -345,6 +369,36 @@ extension Rtm_LegacyJoinResponse.Builder {
         }
         set {
             self.outcome = .rejectCode(newValue)
+        }
+    }
+    public var retry: Rtm_LegacyJoinResponse_OneOf_Retry? {
+        get {
+            switch _pointer.pointee.which_retry {
+            case 8: return .retryAfterS(NanopbField.scalar(_pointer.pointee.retry.retry_after_s, 0))
+            default: return nil
+            }
+        }
+        set {
+            switch _pointer.pointee.which_retry {
+            case 8: NanopbField.release(_pointer.pointee.retry.retry_after_s); _pointer.pointee.retry.retry_after_s = nil
+            default: break
+            }
+            _pointer.pointee.which_retry = 0
+            switch newValue {
+            case nil: break
+            case .retryAfterS(let value)?:
+                _pointer.pointee.retry.retry_after_s = NanopbField.storing(value, replacing: nil, omitting: nil)
+                if _pointer.pointee.retry.retry_after_s != nil { _pointer.pointee.which_retry = 8 }
+            }
+        }
+    }
+    public var retryAfterS: UInt32 {
+        get {
+            guard _pointer.pointee.which_retry == 8 else { return 0 }
+            return NanopbField.scalar(_pointer.pointee.retry.retry_after_s, 0)
+        }
+        set {
+            self.retry = .retryAfterS(newValue)
         }
     }
 }

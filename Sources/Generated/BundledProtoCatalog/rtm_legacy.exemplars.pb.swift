@@ -29,11 +29,12 @@ let exemplars_rtm_legacy: [FacadeExemplar] = [
     FacadeExemplar("rtm.LegacyJoinResponse", "rtm.LegacyJoinResponse", exemplar18),
     FacadeExemplar("rtm.LegacyJoinResponse#outcome=participant_sid", "rtm.LegacyJoinResponse", exemplar19),
     FacadeExemplar("rtm.LegacyJoinResponse#outcome=reject_code", "rtm.LegacyJoinResponse", exemplar20),
-    FacadeExemplar("rtm.LegacyJoinResponse!min", "rtm.LegacyJoinResponse", exemplar21),
-    FacadeExemplar("rtm.LegacyJoinResponse!max", "rtm.LegacyJoinResponse", exemplar22),
-    FacadeExemplar("rtm.LegacyJoinResponse!negative", "rtm.LegacyJoinResponse", exemplar23),
-    FacadeExemplar("rtm.LegacyJoinResponse!emptyString", "rtm.LegacyJoinResponse", exemplar24),
-    FacadeExemplar("rtm.LegacyJoinResponse!nonASCII", "rtm.LegacyJoinResponse", exemplar25),
+    FacadeExemplar("rtm.LegacyJoinResponse#retry=retry_after_s", "rtm.LegacyJoinResponse", exemplar21),
+    FacadeExemplar("rtm.LegacyJoinResponse!min", "rtm.LegacyJoinResponse", exemplar22),
+    FacadeExemplar("rtm.LegacyJoinResponse!max", "rtm.LegacyJoinResponse", exemplar23),
+    FacadeExemplar("rtm.LegacyJoinResponse!negative", "rtm.LegacyJoinResponse", exemplar24),
+    FacadeExemplar("rtm.LegacyJoinResponse!emptyString", "rtm.LegacyJoinResponse", exemplar25),
+    FacadeExemplar("rtm.LegacyJoinResponse!nonASCII", "rtm.LegacyJoinResponse", exemplar26),
 ]
 
 /// `rtm.LegacyJoinRequest`
@@ -432,6 +433,8 @@ private func exemplar18() -> Rtm_LegacyJoinResponse {
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("participant_sid")
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }
 
@@ -443,6 +446,8 @@ private func exemplar19() -> Rtm_LegacyJoinResponse {
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("participant_sid")
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }
 
@@ -454,60 +459,85 @@ private func exemplar20() -> Rtm_LegacyJoinResponse {
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.rejectCode(Int32(6))
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
+    }
+}
+
+/// `rtm.LegacyJoinResponse#retry=retry_after_s`
+private func exemplar21() -> Rtm_LegacyJoinResponse {
+    return Rtm_LegacyJoinResponse.with {
+        $0.accepted = true
+        $0.roomSid = "room_sid"
+        $0.pingIntervalS = UInt32(3)
+        $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("participant_sid")
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }
 
 /// `rtm.LegacyJoinResponse!min`
-private func exemplar21() -> Rtm_LegacyJoinResponse {
+private func exemplar22() -> Rtm_LegacyJoinResponse {
     return Rtm_LegacyJoinResponse.with {
         $0.accepted = false
         $0.roomSid = "room_sid"
         $0.pingIntervalS = UInt32(0)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: -1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.rejectCode(Int32(-2147483648))
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: -1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(0))
     }
 }
 
 /// `rtm.LegacyJoinResponse!max`
-private func exemplar22() -> Rtm_LegacyJoinResponse {
+private func exemplar23() -> Rtm_LegacyJoinResponse {
     return Rtm_LegacyJoinResponse.with {
         $0.accepted = true
         $0.roomSid = "room_sid"
         $0.pingIntervalS = UInt32(4294967295)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 3)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.rejectCode(Int32(2147483647))
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 3)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(4294967295))
     }
 }
 
 /// `rtm.LegacyJoinResponse!negative`
-private func exemplar23() -> Rtm_LegacyJoinResponse {
+private func exemplar24() -> Rtm_LegacyJoinResponse {
     return Rtm_LegacyJoinResponse.with {
         $0.accepted = true
         $0.roomSid = "room_sid"
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.rejectCode(Int32(-1))
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }
 
 /// `rtm.LegacyJoinResponse!emptyString`
-private func exemplar24() -> Rtm_LegacyJoinResponse {
+private func exemplar25() -> Rtm_LegacyJoinResponse {
     return Rtm_LegacyJoinResponse.with {
         $0.accepted = true
         $0.roomSid = ""
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("")
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }
 
 /// `rtm.LegacyJoinResponse!nonASCII`
-private func exemplar25() -> Rtm_LegacyJoinResponse {
+private func exemplar26() -> Rtm_LegacyJoinResponse {
     return Rtm_LegacyJoinResponse.with {
         $0.accepted = true
         $0.roomSid = "ü€😀"
         $0.pingIntervalS = UInt32(3)
         $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
         $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("ü€😀")
+        $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+        $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
     }
 }

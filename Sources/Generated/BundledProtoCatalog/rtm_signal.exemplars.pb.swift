@@ -1621,6 +1621,8 @@ private func exemplar33() -> Rtm_ServerMessage {
             $0.pingIntervalS = UInt32(3)
             $0.negotiatedCodec = Rtm_LegacyCodec(rawValue: 1)
             $0.outcome = Rtm_LegacyJoinResponse_OneOf_Outcome.participantSid("participant_sid")
+            $0.fallbackCodec = Rtm_LegacyCodec(rawValue: 1)
+            $0.retry = Rtm_LegacyJoinResponse_OneOf_Retry.retryAfterS(UInt32(8))
         })
         $0.traceID = "trace_id"
     }

@@ -57,6 +57,11 @@ typedef struct _rtm_LegacyJoinResponse {
         char *participant_sid;
         int32_t *reject_code;
     } outcome;
+    rtm_LegacyCodec *fallback_codec;
+    pb_size_t which_retry;
+    union {
+        uint32_t *retry_after_s;
+    } retry;
 } rtm_LegacyJoinResponse;
 
 
@@ -73,15 +78,16 @@ extern "C" {
 
 
 #define rtm_LegacyJoinResponse_negotiated_codec_ENUMTYPE rtm_LegacyCodec
+#define rtm_LegacyJoinResponse_fallback_codec_ENUMTYPE rtm_LegacyCodec
 
 
 /* Initializer values for message structs */
 #define rtm_LegacyJoinRequest_init_default       {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL}
 #define rtm_LegacyDisplay_init_default           {NULL, NULL, NULL, NULL}
-#define rtm_LegacyJoinResponse_init_default      {NULL, NULL, NULL, NULL, 0, {NULL}}
+#define rtm_LegacyJoinResponse_init_default      {NULL, NULL, NULL, NULL, 0, {NULL}, NULL, 0, {NULL}}
 #define rtm_LegacyJoinRequest_init_zero          {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL}
 #define rtm_LegacyDisplay_init_zero              {NULL, NULL, NULL, NULL}
-#define rtm_LegacyJoinResponse_init_zero         {NULL, NULL, NULL, NULL, 0, {NULL}}
+#define rtm_LegacyJoinResponse_init_zero         {NULL, NULL, NULL, NULL, 0, {NULL}, NULL, 0, {NULL}}
 
 /* Field tags (for use in manual encoding/decoding) */
 #define rtm_LegacyJoinRequest_token_tag          1
@@ -109,6 +115,8 @@ extern "C" {
 #define rtm_LegacyJoinResponse_negotiated_codec_tag 4
 #define rtm_LegacyJoinResponse_participant_sid_tag 5
 #define rtm_LegacyJoinResponse_reject_code_tag   6
+#define rtm_LegacyJoinResponse_fallback_codec_tag 7
+#define rtm_LegacyJoinResponse_retry_after_s_tag 8
 
 /* Struct field encoding specification for nanopb */
 #define rtm_LegacyJoinRequest_FIELDLIST(X, a) \
@@ -145,7 +153,9 @@ X(a, POINTER,  OPTIONAL, STRING,   room_sid,          2) \
 X(a, POINTER,  OPTIONAL, UINT32,   ping_interval_s,   3) \
 X(a, POINTER,  OPTIONAL, ENUM,     negotiated_codec,   4) \
 X(a, POINTER,  ONEOF,    STRING,   (outcome,participant_sid,outcome.participant_sid),   5) \
-X(a, POINTER,  ONEOF,    INT32,    (outcome,reject_code,outcome.reject_code),   6)
+X(a, POINTER,  ONEOF,    INT32,    (outcome,reject_code,outcome.reject_code),   6) \
+X(a, POINTER,  OPTIONAL, ENUM,     fallback_codec,    7) \
+X(a, POINTER,  ONEOF,    UINT32,   (retry,retry_after_s,retry.retry_after_s),   8)
 #define rtm_LegacyJoinResponse_CALLBACK NULL
 #define rtm_LegacyJoinResponse_DEFAULT NULL
 

@@ -1,0 +1,87 @@
+// `make proto` (scripts/proto.sh) end to end on schemas written here: every field comes out
+// FT_POINTER whatever the schema's options file asks, an option that would change a field's storage
+// is skipped with its reason or, when the user asks for options to be honoured, refused by name; and
+// the ABI guard stops every generated and runtime translation unit built with a layout-changing macro.
+
+import Foundation
+import ProofSupport
+import Testing
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// One `scripts/proto.sh --c-only` run on `files` in a scratch folder; returns its result and the
+/// generated header of `x.proto` (empty when generation failed).
+private func generateC(_ files: [String: String], extra: [String] = []) throws -> (ChildProcess.Result, String) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let protos = dir.appendingPathComponent("protos")
+    try FileManager.default.createDirectory(at: protos, withIntermediateDirectories: true)
+    for (name, text) in files { try text.write(to: protos.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    let out = dir.appendingPathComponent("OptC").path
+    // proto.sh runs `$SWIFT run protogen ...`; inside `swift test` that would wait forever for the
+    // build folder's lock, so SWIFT names a stand-in that runs the protogen this test build made.
+    let protogen = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("protogen").path
+    try #require(FileManager.default.isExecutableFile(atPath: protogen), "\(protogen) missing: run swift build --build-tests")
+    let swift = dir.appendingPathComponent("swift-run-protogen").path
+    try "#!/bin/bash\nwhile [ $# -gt 0 ] && [ \"$1\" != protogen ]; do shift; done\nshift\nexec \(protogen) \"$@\"\n"
+        .write(toFile: swift, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+    let result = try ChildProcess.run("/usr/bin/env", ["SWIFT=" + swift, "/bin/bash", repositoryRoot + "/scripts/proto.sh",
+                                                       "--c-only", "--proto-dir", protos.path, "--c-out", out] + extra,
+                                      in: repositoryRoot)
+    let header = (try? String(contentsOfFile: out + "/include/x.pb.h", encoding: .utf8)) ?? ""
+    return (result, header)
+}
+
+private let schema = """
+    syntax = "proto3";
+    message M { int32 a = 1; string s = 2; repeated uint32 r = 3; M child = 4; }
+    """
+
+@Suite(.serialized) struct ProtoScriptTests {
+    @Test func withoutAnOptionsFileEveryFieldIsAPointer() throws {
+        let (result, header) = try generateC(["x.proto": schema])
+        #expect(result.status == 0, "\(result.stderrText)")
+        for declaration in ["int32_t *a;", "char *s;", "pb_size_t r_count;", "uint32_t *r;", "struct _M *child;"] {
+            #expect(header.contains(declaration), "x.pb.h declares \(declaration)")
+        }
+    }
+
+    @Test(arguments: ["type:FT_STATIC", "type:FT_CALLBACK"])
+    func anOptionThatChangesAFieldsStorageIsSkippedAndSaidSo(_ option: String) throws {
+        let (result, header) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\nM.s \(option)\n"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        #expect(said.contains("skipped") && said.contains("M.a"), "generation says which option it skipped: \(said)")
+        #expect(header.contains("int32_t *a;") && header.contains("char *s;"), "the fields stay pointers")
+    }
+
+    @Test(arguments: ["type:FT_STATIC", "type:FT_CALLBACK"])
+    func honouringOptionsRefusesAStorageChangeNamingFieldAndOption(_ option: String) throws {
+        let (result, _) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\n"], extra: ["--honour-options"])
+        #expect(result.status != 0, "generation must refuse \(option)")
+        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        #expect(said.contains("M.a") && said.contains(String(option.split(separator: ":")[1])), "the refusal names field and option: \(said)")
+    }
+
+    @Test func theABIGuardStopsEveryTranslationUnitBuiltWithALayoutChangingMacro() throws {
+        // Each generated .c of the bundled schema and each copied runtime .c, compiled the way
+        // SwiftPM compiles CNanopb but with a macro that changes nanopb's structs.
+        let include = repositoryRoot + "/Sources/Shipped/CNanopb/include"
+        var units: [String] = []
+        for folder in ["/Sources/Generated/BundledProtoC/src/rtm", "/Sources/Shipped/CNanopb/runtime"] {
+            let path = repositoryRoot + folder
+            units += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".c") }.sorted().map { path + "/" + $0 }
+        }
+        #expect(units.count >= 9)
+        for unit in units {
+            let plain = try ChildProcess.run("/usr/bin/cc", ["-fsyntax-only", "-I", include,
+                                                             "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
+            #expect(plain.status == 0, "\(unit) compiles as configured: \(plain.stderrText)")
+            let broken = try ChildProcess.run("/usr/bin/cc", ["-fsyntax-only", "-DPB_NO_ERRMSG", "-I", include,
+                                                              "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
+            #expect(broken.status != 0 && broken.stderrText.contains("PB_NO_ERRMSG"), "\(unit) must not build with PB_NO_ERRMSG")
+        }
+    }
+}

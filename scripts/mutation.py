@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""`make mutation`: mutation testing of Wireproof's own code (docs/mutation.md).
+
+Mutants come from universalmutator (PyPI, installed by `make mutation` into .deps/mutation-venv) with
+the project's own operator set (scripts/mutation/*.rules). Each mutant is applied alone to a scratch
+copy of the working tree (.scratch/mutation/tree, kept between runs so builds are incremental),
+built, and judged by the suites CI runs for that file:
+
+  1. generator and script mutants first regenerate the bundled schema's output (`make proto`
+     in the scratch copy): a generation that fails is a kill, as CI's check-protocol would fail;
+  2. `swift build --build-tests`: a mutant that does not compile is counted apart, never scored;
+  3. the layer's quick suites (`swift test --filter ...`), then, if those pass, every suite and the
+     layer's extra checks: any failure kills the mutant; a step past its time limit is "timed out"
+     (counted as detected: an infinite loop or a hang is what a CI run would catch).
+
+The score is (killed + timed out) / (killed + timed out + survived). Mutants listed in
+scripts/mutation/equivalent.txt (with the reason) are reported but not scored.
+
+  scripts/mutation.py [--seed N] [--sample N] [--layer NAME]... [--min-score P] [--list]
+
+Deterministic: the same seed and tree give the same mutants in the same order. Progress goes to
+stderr; the report (per layer, per file, survivors as diffs) to .scratch/mutation/report.md and
+report.json.
+"""
+
+import argparse
+import dataclasses
+import difflib
+import fnmatch
+import glob
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = os.path.join(ROOT, "scripts", "mutation")
+SCRATCH = os.path.join(ROOT, ".scratch", "mutation")
+TREE = os.path.join(SCRATCH, "tree")
+
+
+@dataclasses.dataclass
+class Layer:
+    """A part of the code, the operators for it and the checks CI runs when it changes."""
+    name: str
+    patterns: list          # files, relative to the root (globs)
+    rules: str              # scripts/mutation/<rules>.rules
+    quick: str              # `swift test --filter` of the suites closest to the layer
+    regenerate: bool = False  # the bundled output must be regenerated before building
+    extra: tuple = ()       # further commands run after the full suites (e.g. check-protocol)
+    build_is_check: bool = False  # the code exists to break the build (ABI guard, config asserts)
+
+
+LAYERS = [
+    Layer("runtime", ["Sources/Shipped/NanopbRuntime/*.swift"], "swift",
+          "NanopbRuntimeTests|FacadeEdgeCaseTests|RuntimeLimitTests"),
+    Layer("c-config", ["Sources/Shipped/CNanopb/include/wireproof_*.h",
+                       "Sources/Shipped/CNanopb/wireproof_abi_check.c"], "c",
+          "NanopbRuntimeTests|FacadeEdgeCaseTests|CNanopbTests", extra=("make check-protocol",),
+          build_is_check=True),
+    Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift"], "swift",
+          "NanopbRuntimeTests|FacadeEdgeCaseTests|ConformanceTests", regenerate=True),
+    Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "swift", "ProtoOracleTests|ConformanceTests"),
+    Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "swift", "ProtoSchemaTests|ProtoOracleTests"),
+    Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift"], "swift",
+          "ConformanceTests|ProtoOracleTests"),
+    Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "swift", "WireTransportTests"),
+    Layer("scripts", ["scripts/proto.sh", "scripts/proto-split.py", "scripts/proto-options.py"], "sh",
+          "NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
+]
+
+
+@dataclasses.dataclass
+class Mutant:
+    layer: Layer
+    path: str      # relative to the root
+    line: int      # 1-based
+    original: str
+    mutated: str
+    rule: str
+
+    @property
+    def ident(self):
+        """Stable across runs while the line's text stays: path, line text hash, mutant hash."""
+        h = hashlib.sha1((self.original + "\0" + self.mutated).encode()).hexdigest()[:10]
+        return f"{self.path}:{self.line}:{h}"
+
+    def diff(self):
+        return "".join(difflib.unified_diff([self.original], [self.mutated],
+                                            f"a/{self.path}", f"b/{self.path}", n=0,
+                                            lineterm="\n")).replace("@@ -1 +1 @@", f"@@ line {self.line} @@")
+
+
+def log(*parts):
+    print("mutation:", *parts, file=sys.stderr, flush=True)
+
+
+def layer_files(layer):
+    files = []
+    for pattern in layer.patterns:
+        files += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, pattern)))
+    return files
+
+
+def generate(layer):
+    """Every mutant of every file of `layer`, in file and line order."""
+    from universalmutator import mutator  # noqa: E402 (installed by make mutation)
+    rules = os.path.join(RULES, layer.rules + ".rules")
+    out = []
+    for path in layer_files(layer):
+        with open(os.path.join(ROOT, path)) as f:
+            source = f.readlines()
+        devnull = open(os.devnull, "w")
+        saved, sys.stdout = sys.stdout, devnull  # universalmutator prints per rule file
+        try:
+            found = mutator.mutants_regexp(source, ruleFiles=[rules], ignorePatterns=[])
+        finally:
+            sys.stdout = saved
+            devnull.close()
+        for (line, mutated, rule_used, _) in found:
+            original = source[line - 1]
+            if mutated.strip() == original.strip():
+                continue
+            out.append(Mutant(layer, path, line, original, mutated, rule_used[0]))
+    return out
+
+
+def sample(mutants_by_layer, count, seed):
+    """`count` mutants spread round-robin over the layers, each layer in a seeded random order."""
+    rng = random.Random(seed)
+    queues = []
+    for name in sorted(mutants_by_layer):
+        q = list(mutants_by_layer[name])
+        rng.shuffle(q)
+        queues.append(q)
+    picked = []
+    while len(picked) < count and any(queues):
+        for q in queues:
+            if q and len(picked) < count:
+                picked.append(q.pop())
+    return picked
+
+
+def run(cmd, timeout, cwd=TREE, logfile=None):
+    """Runs a shell command; returns 'ok', 'failed' or 'timeout'."""
+    with open(logfile or os.devnull, "a") as out:
+        out.write(f"\n$ {cmd}\n")
+        out.flush()
+        proc = subprocess.Popen(cmd, shell=True, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True, env=dict(os.environ, CI="", WIREPROOF_MUTATION="1"))
+        try:
+            return "ok" if proc.wait(timeout=timeout) == 0 else "failed"
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            return "timeout"
+
+
+def prepare_tree():
+    """The scratch copy: the working tree's tracked and untracked (not ignored) files, .deps linked,
+    a git repository of its own so each mutant is undone by `git checkout` + `git clean`."""
+    files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT,
+                           check=True, capture_output=True).stdout.split(b"\0")
+    os.makedirs(TREE, exist_ok=True)
+    keep = {".build", ".deps", ".git", ".scratch"}
+    for entry in os.listdir(TREE):  # the copy is refreshed; the build folder is kept
+        if entry not in keep:
+            p = os.path.join(TREE, entry)
+            shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.remove(p)
+    for rel in filter(None, (f.decode() for f in files)):
+        src, dst = os.path.join(ROOT, rel), os.path.join(TREE, rel)
+        if not os.path.isfile(src):
+            continue  # deleted in the working tree
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst)
+    if not os.path.exists(os.path.join(TREE, ".deps")):
+        os.symlink(os.path.join(ROOT, ".deps"), os.path.join(TREE, ".deps"))
+    git = ["git", "-c", "user.name=mutation", "-c", "user.email=mutation@localhost"]
+    shutil.rmtree(os.path.join(TREE, ".git"), ignore_errors=True)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "baseline"]):
+        subprocess.run(git + args, cwd=TREE, check=True, capture_output=True)
+
+
+def restore():
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=TREE, check=True)
+    subprocess.run(["git", "clean", "-fdq"], cwd=TREE, check=True)
+
+
+def regenerate_cmd():
+    return "make proto >/dev/null"
+
+
+def judge(m, timeouts, logfile):
+    """Applies `m` in the scratch tree, judges it, undoes it. Returns (outcome, detail)."""
+    target = os.path.join(TREE, m.path)
+    with open(target) as f:
+        lines = f.readlines()
+    assert lines[m.line - 1] == m.original, f"{m.ident}: the scratch copy differs from the tree"
+    lines[m.line - 1] = m.mutated
+    with open(target, "w") as f:
+        f.writelines(lines)
+    try:
+        if m.layer.regenerate:
+            if m.layer.name == "generator":
+                r = run("swift build --product protogen", timeouts["build"], logfile=logfile)
+                if r != "ok":
+                    return ("no-compile", "protogen does not build") if r == "failed" else ("timeout", "build")
+            r = run(regenerate_cmd(), timeouts["build"], logfile=logfile)
+            if r != "ok":
+                return ("killed", "make proto failed") if r == "failed" else ("timeout", "make proto")
+        r = run("swift build --build-tests", timeouts["build"], logfile=logfile)
+        if r == "timeout":
+            return ("timeout", "build")
+        if r == "failed":
+            # A generator or script mutant whose output does not compile is caught by CI's build, and
+            # so is a config mutant that trips the ABI guard: that guard's job is to break the build.
+            if m.layer.regenerate:
+                return ("killed", "generated code does not build")
+            if m.layer.build_is_check:
+                return ("killed", "the build's own checks")
+            return ("no-compile", "")
+        steps = [("quick suites", f"swift test --skip-build --filter '{m.layer.quick}'", timeouts["quick"]),
+                 ("all suites", "swift test --skip-build", timeouts["full"])]
+        steps += [(cmd, cmd, timeouts["build"]) for cmd in m.layer.extra]
+        for name, cmd, limit in steps:
+            r = run(cmd, limit, logfile=logfile)
+            if r == "failed":
+                return ("killed", name)
+            if r == "timeout":
+                return ("timeout", name)
+        return ("survived", "")
+    finally:
+        restore()
+
+
+def load_equivalent():
+    path = os.path.join(RULES, "equivalent.txt")
+    known = {}
+    if os.path.exists(path):
+        for raw in open(path):
+            line = raw.strip()
+            if line and not line.startswith("#"):
+                ident, _, reason = line.partition(" ")
+                known[ident] = reason.strip()
+    return known
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sample", type=int, default=0, help="judge this many mutants (0: all)")
+    ap.add_argument("--layer", action="append", default=[], help="only these layers (repeatable)")
+    ap.add_argument("--min-score", type=float, default=0.0, help="fail below this score (0-100)")
+    ap.add_argument("--list", action="store_true", help="list the chosen mutants and stop")
+    ap.add_argument("--timeout-scale", type=float, default=3.0,
+                    help="a step may take this many times its baseline duration")
+    args = ap.parse_args()
+
+    layers = [l for l in LAYERS if not args.layer or l.name in args.layer]
+    unknown = set(args.layer) - {l.name for l in LAYERS}
+    if unknown:
+        ap.error(f"unknown layer(s) {', '.join(sorted(unknown))}; known: {', '.join(l.name for l in LAYERS)}")
+    by_layer = {l.name: generate(l) for l in layers}
+    total = sum(len(v) for v in by_layer.values())
+    chosen = sample(by_layer, args.sample or total, args.seed)
+    log(f"{total} mutants over {len(layers)} layers; judging {len(chosen)} (seed {args.seed})")
+    if args.list:
+        for m in chosen:
+            print(f"{m.layer.name:10} {m.ident}\n{m.diff()}")
+        return 0
+
+    equivalent = load_equivalent()
+    os.makedirs(SCRATCH, exist_ok=True)
+    logfile = os.path.join(SCRATCH, "steps.log")
+    open(logfile, "w").close()
+    log("preparing the scratch copy and its baseline build (incremental after the first run)")
+    prepare_tree()
+    clock = time.time()
+    if run("bash scripts/setup.sh >/dev/null && swift build --build-tests", 3600, logfile=logfile) != "ok":
+        log(f"the unmutated tree does not build; see {logfile}")
+        return 2
+    build_s = time.time() - clock
+    clock = time.time()
+    quick_layers = sorted({m.layer.quick for m in chosen})
+    for q in quick_layers:
+        if run(f"swift test --skip-build --filter '{q}'", 1800, logfile=logfile) != "ok":
+            log(f"the unmutated tree fails its suites ({q}); see {logfile}")
+            return 2
+    quick_s = (time.time() - clock) / max(1, len(quick_layers))
+    clock = time.time()
+    if run("swift test --skip-build", 3600, logfile=logfile) != "ok":
+        log(f"the unmutated tree fails its suites; see {logfile}")
+        return 2
+    full_s = time.time() - clock
+    timeouts = {"build": max(300, args.timeout_scale * build_s),
+                "quick": max(60, args.timeout_scale * quick_s),
+                "full": max(120, args.timeout_scale * full_s)}
+    log("baseline: build %.0f s, quick suites %.0f s, all suites %.0f s; limits %s" %
+        (build_s, quick_s, full_s, {k: int(v) for k, v in timeouts.items()}))
+
+    results = []
+    started = time.time()
+    for i, m in enumerate(chosen, 1):
+        t0 = time.time()
+        with open(logfile, "a") as out:
+            out.write(f"\n===== mutant {m.ident}\n{m.diff()}")
+        if m.ident in equivalent:
+            outcome, detail = "equivalent", equivalent[m.ident]
+        else:
+            outcome, detail = judge(m, timeouts, logfile)
+        results.append((m, outcome, detail, time.time() - t0))
+        log(f"[{i}/{len(chosen)}] {m.layer.name} {m.path}:{m.line} {outcome}"
+            f"{' (' + detail + ')' if detail else ''} in {time.time() - t0:.0f} s")
+
+    report = write_report(results, args, time.time() - started)
+    print(report["table"])
+    score = report["score"]
+    if score is None:
+        log("no mutant compiled: no score")
+        return 1 if args.min_score > 0 else 0
+    if score < args.min_score:
+        log(f"FAILED: score {score:.1f} % is below {args.min_score:.1f} %")
+        return 1
+    log(f"score {score:.1f} % (minimum {args.min_score:.1f} %)")
+    return 0
+
+
+def write_report(results, args, seconds):
+    def tally(rows):
+        c = {k: 0 for k in ("killed", "timeout", "survived", "no-compile", "equivalent")}
+        for _, outcome, _, _ in rows:
+            c[outcome] += 1
+        scored = c["killed"] + c["timeout"] + c["survived"]
+        c["score"] = None if scored == 0 else 100.0 * (c["killed"] + c["timeout"]) / scored
+        return c
+
+    def fmt(name, c):
+        s = "-" if c["score"] is None else f"{c['score']:.1f}%"
+        return (f"{name:44} {c['killed']:7} {c['timeout']:8} {c['survived']:9} {c['no-compile']:11} "
+                f"{c['equivalent']:11} {s:>7}")
+
+    header = f"{'layer / file':44} {'killed':>7} {'timeout':>8} {'survived':>9} {'no-compile':>11} {'equivalent':>11} {'score':>7}"
+    lines = [header]
+    data = {"seed": args.seed, "sample": args.sample, "seconds": round(seconds), "layers": {}, "survivors": []}
+    for layer in LAYERS:
+        rows = [r for r in results if r[0].layer is layer]
+        if not rows:
+            continue
+        c = tally(rows)
+        lines.append(fmt(layer.name, c))
+        data["layers"][layer.name] = c
+        for path in sorted({r[0].path for r in rows}):
+            lines.append(fmt("  " + path, tally([r for r in rows if r[0].path == path])))
+    total = tally(results)
+    lines.append(fmt("total", total))
+    lines.append(f"{len(results)} mutants judged in {seconds / 60:.1f} min (seed {args.seed})")
+    table = "\n".join(lines)
+    md = ["# Mutation report", "", "```", table, "```", "", "## Survivors", ""]
+    for m, outcome, _, _ in results:
+        if outcome == "survived":
+            md += [f"### {m.ident} ({m.layer.name})", "", "```diff", m.diff().rstrip("\n"), "```", ""]
+            data["survivors"].append({"id": m.ident, "layer": m.layer.name, "diff": m.diff()})
+    data["total"] = total
+    with open(os.path.join(SCRATCH, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(SCRATCH, "report.json"), "w") as f:
+        json.dump(data, f, indent=1)
+    return {"table": table, "score": total["score"]}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
