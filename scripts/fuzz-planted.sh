@@ -65,7 +65,7 @@ for bug in "${bugs[@]}"; do
   mapfile -t protos < <(cd "$tree/Protos" && find . -name '*.proto' -type f | sed 's|^\./||' | LC_ALL=C sort)
   (cd "$tree/Protos" && protoc -I. -I/usr/include --include_imports --descriptor_set_out="$bin/wireproof.pb" "${protos[@]}")
   for target in $targets; do
-    times=() found=0
+    times=() found=0 what=""
     for seed in $(seq 1 "$runs"); do
       work=$tree/.planted/$bug/$target/$seed
       rm -rf "$work"; mkdir -p "$work/corpus"
@@ -73,9 +73,9 @@ for bug in "${bugs[@]}"; do
       taskset -c 0 "$bin/$target" -seed="$seed" -max_total_time="$limit" -dict="$tree/Corpus/wireproof.dict" \
         -artifact_prefix="$work/" -max_len=4096 -timeout=10 "$work/corpus" "$tree/Corpus/seeds" > "$work/log" 2>&1 || true
       elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-      if ls "$work"/crash-* "$work"/leak-* >/dev/null 2>&1; then
+      if [ -n "$(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
         found=$((found + 1)); times+=("$(printf '%.1f' "$elapsed")")
-        what=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer): [a-z-]+|broken property \[[a-z-]+\]' "$work/log" || echo crash)
+        what=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-z-]+|broken property \[[a-z-]+\]' "$work/log" || echo crash)
       else
         times+=(">$limit")
       fi
