@@ -9,9 +9,10 @@ bash scripts/setup.sh >/dev/null
 if [ -n "${SWIFTFLAGS:-}" ]; then
   flags=($SWIFTFLAGS)
 else
-  flags=(--sanitize=fuzzer --sanitize="${SANITIZER:-address}")
+  # swiftc keeps only its last -sanitize= (see scripts/fuzz-env.sh): give it both in one.
+  flags=(--sanitize=fuzzer --sanitize="${SANITIZER:-address}" -Xswiftc -sanitize=fuzzer,"${SANITIZER:-address}")
 fi
-(cd Fuzz && swift build -c release "${flags[@]}")
+(cd Fuzz && swift build -c release "${flags[@]}" --product decode && swift build -c release "${flags[@]}" --product differential && swift build -c release "${flags[@]}" --product structure)
 bin=$(cd Fuzz && swift build -c release "${flags[@]}" --show-bin-path)
 mapfile -t protos < <(cd Protos && find . -name '*.proto' -type f | sed 's|^\./||' | LC_ALL=C sort)
 (cd Protos && protoc -I. -I/usr/include --include_imports --descriptor_set_out="$OUT/wireproof.pb" "${protos[@]}")

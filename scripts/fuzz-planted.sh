@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#bugs[@]} -gt 0 ] || bugs=(no-length-bound varint-off-by-one submsg-leak invalid-free no-nul-terminator)
-export SWIFT_BACKTRACE=enable=no
+source "$root/scripts/fuzz-env.sh"
 
 tree=$root/.scratch/planted/tree
 decode_c=$tree/Sources/Shipped/CNanopb/runtime/pb_decode.c
@@ -51,9 +51,9 @@ plant() {
   if cmp -s "$tree/pb_decode.c.pristine" "$decode_c"; then echo "fuzz-planted: $1 did not apply" >&2; exit 1; fi
 }
 
-bin_dir() { (cd "$tree/Fuzz" && swift build -c release --sanitize=fuzzer --sanitize=address --show-bin-path); }
+bin_dir() { (cd "$tree/Fuzz" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 build() {
-  (cd "$tree/Fuzz" && for t in $targets; do swift build -c release --sanitize=fuzzer --sanitize=address --product "$t" 2>&1 | grep -E 'error|Compiling CNanopb' || true; done)
+  (cd "$tree/Fuzz" && for t in $targets; do swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$t" 2>&1 | grep -E 'error|Compiling CNanopb' || true; done)
 }
 
 rows=()
@@ -75,7 +75,7 @@ for bug in "${bugs[@]}"; do
       elapsed=$(echo "$(date +%s.%N) - $start" | bc)
       if [ -n "$(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
         found=$((found + 1)); times+=("$(printf '%.1f' "$elapsed")")
-        what=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-z-]+|broken property \[[a-z-]+\]' "$work/log" || echo crash)
+        what=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [A-Za-z-]+|broken property \[[a-z-]+\]' "$work/log" || echo crash)
       else
         times+=(">$limit")
       fi
@@ -87,5 +87,5 @@ for bug in "${bugs[@]}"; do
 done
 cp "$tree/pb_decode.c.pristine" "$decode_c"
 echo
-printf '%-18s %-13s %5s %-10s %s\n' "bug" "target" "found" "median" "first report"
+printf '%-18s %-13s %5s %-10s %s\n' "bug" "target" "found" "median" "report (last run)"
 printf '%s\n' "${rows[@]}"

@@ -28,6 +28,7 @@ for d in ProvedSchemaC ProvedSchema ProvedSchemaCatalog; do
 done
 [ -f "$scratch/schema.pb" ] || die "$scratch/schema.pb is missing"
 bash "$root/scripts/fuzz-setup.sh"
+source "$root/scripts/fuzz-env.sh"
 
 pkg=$scratch/fuzz
 rm -rf "$pkg/Sources"
@@ -64,12 +65,12 @@ let package = Package(
 EOF
 )
 [ "$(cat "$pkg/Package.swift" 2>/dev/null)" = "$new_manifest" ] || printf '%s\n' "$new_manifest" > "$pkg/Package.swift"
-rm -rf "$pkg/Sources/decode" "$pkg/Sources/structure"
+rm -rf "$pkg/Sources/decode" "$pkg/Sources/structure" "$pkg/Sources/decode_c"
 
 echo "fuzz-schema: building the differential target for $scratch (release, -sanitize=fuzzer,address)"
-(cd "$pkg" && swift build -c release --sanitize=fuzzer --sanitize=address --product differential 2>&1 | tail -n 3) ||
+(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --product differential 2>&1 | tail -n 3) ||
   die "the fuzz package did not build"
-bin=$(cd "$pkg" && swift build -c release --sanitize=fuzzer --sanitize=address --show-bin-path)
+bin=$(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
 [ -x "$bin/differential" ] || die "the fuzz package did not build"
 cp "$scratch/schema.pb" "$bin/wireproof.pb"
 work=$pkg/work

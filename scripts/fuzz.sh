@@ -7,7 +7,8 @@
 #                                              regression replay through every binary; CI leg
 #   scripts/fuzz.sh minimize TARGET            merge the campaign's corpus down to what adds coverage
 #   scripts/fuzz.sh triage TARGET FILE         triage folder for one crashing input
-#   scripts/fuzz.sh corpus                     regenerate Corpus/seeds and Corpus/wireproof.dict
+#   scripts/fuzz.sh corpus                     regenerate Corpus/seeds, Corpus/wireproof.dict and
+#                                              decode_c's type table (generated files)
 #   scripts/fuzz.sh replay TARGET FILE...      run inputs once through a target
 #
 # Targets: decode, differential, structure. Work happens in .scratch/fuzz/<target>/ (corpus/ holds
@@ -21,12 +22,10 @@ cd "$root"
 targets=(decode differential structure)
 scratch=$root/.scratch/fuzz
 python=/usr/bin/python3
-# fatalError (a broken property) must reach libFuzzer as a plain trap: the Swift runtime's
-# backtracer would otherwise run first and trip AddressSanitizer reading its own memory.
-export SWIFT_BACKTRACE=enable=no
+source "$root/scripts/fuzz-env.sh"
 die() { echo "fuzz: $*" >&2; exit 1; }
 
-bin_dir() { (cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address --show-bin-path); }
+bin_dir() { (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 
 known_target() {
   local t
@@ -48,7 +47,9 @@ build() {
   bash scripts/fuzz-setup.sh
   echo "fuzz: building ${targets[*]} (release, -sanitize=fuzzer,address; the C runtime is instrumented too)"
   local start=$SECONDS
-  (cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address)
+  # By product: a whole-package build would also compile the root package's unrelated targets.
+  local product
+  for product in "${targets[@]}" decode_c; do (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$product"); done
   local bin; bin=$(bin_dir)
   descriptor_set "$bin/wireproof.pb"
   echo "fuzz: built in $((SECONDS - start)) s: $bin/{$(IFS=,; echo "${targets[*]}")}"
@@ -149,6 +150,7 @@ corpus() {
   local exe; exe=$(binary decode)
   rm -rf Corpus/seeds
   WIREPROOF_WRITE_CORPUS=$root/Corpus "$exe"
+  WIREPROOF_WRITE_C_TABLE=$root/Fuzz/Sources/decode_c/MessageTable.generated.h "$exe"
 }
 
 replay() {
