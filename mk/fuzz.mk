@@ -8,7 +8,7 @@
 #   make fuzz-corpus                            regenerate Corpus/seeds and Corpus/wireproof.dict
 TARGET ?= decode
 SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 45
+FUZZ_SMOKE_SECONDS ?= 30
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-minimize fuzz-triage fuzz-corpus
 fuzz: fuzz-build

@@ -12,6 +12,7 @@
 #   submsg-leak         a repeated singular submessage is not released before its replacement
 #   invalid-free        a new repeated element is not initialised, so a failed decode frees garbage
 #   no-nul-terminator   a decoded string is not NUL-terminated
+#   read-off-by-one     pb_read's end-of-stream check lets a read run one byte past the stream
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     *) bugs+=("$1"); shift ;;
   esac
 done
-[ ${#bugs[@]} -gt 0 ] || bugs=(no-length-bound varint-off-by-one submsg-leak invalid-free no-nul-terminator)
+[ ${#bugs[@]} -gt 0 ] || bugs=(no-length-bound varint-off-by-one read-off-by-one submsg-leak invalid-free no-nul-terminator)
 source "$root/scripts/fuzz-env.sh"
 
 tree=$root/.scratch/planted/tree
@@ -44,6 +45,7 @@ plant() {
     submsg-leak) expr='s/                pb_release_single_field\(field\);\n//' ;;
     invalid-free) expr='s/(\(\*size\)\+\+;\n)                initialize_pointer_field\(field->pData, field\);\n/$1/' ;;
     no-nul-terminator) expr='s/    dest\[size\] = 0;\n//' ;;
+    read-off-by-one) expr='s/(bool checkreturn pb_read\(.*?)if \(stream->bytes_left < count\)/$1if (stream->bytes_left + 1 < count)/s' ;;
     *) echo "fuzz-planted: unknown bug $1" >&2; exit 2 ;;
   esac
   cp "$tree/pb_decode.c.pristine" "$decode_c"

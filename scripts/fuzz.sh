@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh build                      build every target (Fuzz/, release, fuzzer + ASan)
 #   scripts/fuzz.sh run TARGET SECONDS         a campaign: progress, then the end report and plot
-#   scripts/fuzz.sh smoke [SECONDS]            every target for SECONDS (default 45), then the
+#   scripts/fuzz.sh smoke [SECONDS]            every target for SECONDS (default 30), then the
 #                                              regression replay through every binary; CI leg
 #   scripts/fuzz.sh minimize TARGET            merge the campaign's corpus down to what adds coverage
 #   scripts/fuzz.sh triage TARGET FILE         triage folder for one crashing input
@@ -160,7 +160,7 @@ replay() {
 }
 
 smoke() {
-  local seconds=${1:-45} failed=0 t
+  local seconds=${1:-30} failed=0 t
   build
   for t in "${targets[@]}"; do
     run "$t" "$seconds" || failed=1
