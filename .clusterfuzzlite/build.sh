@@ -4,13 +4,17 @@
 # seed corpus (<name>_seed_corpus.zip). scripts/cflite-check.sh runs this with scratch $SRC/$OUT
 # in `make fuzz-smoke`, so it cannot rot. Inside OSS-Fuzz's base-builder-swift image, SWIFTFLAGS
 # (set by its precompile_swift) chooses the sanitizer flags; elsewhere $SANITIZER (default address).
-cd "$SRC/wireproof"
+# The physical path: a symlinked $SRC (scripts/cflite-check.sh) would otherwise make SwiftPM
+# rebuild what the same tree already built under its real path.
+cd "$(cd "$SRC/wireproof" && pwd -P)"
 bash scripts/setup.sh >/dev/null
 if [ -n "${SWIFTFLAGS:-}" ]; then
   flags=($SWIFTFLAGS)
 else
-  # swiftc keeps only its last -sanitize= (see scripts/fuzz-env.sh): give it both in one.
-  flags=(--sanitize=fuzzer --sanitize="${SANITIZER:-address}" -Xswiftc -sanitize=fuzzer,"${SANITIZER:-address}")
+  # The flags of every local fuzz build (scripts/fuzz-env.sh), with $SANITIZER for address.
+  source scripts/fuzz-env.sh
+  flags=("${FUZZ_BUILD_FLAGS[@]/address/${SANITIZER:-address}}")
+  flags=("${flags[@]:2}")  # without its leading -c release
 fi
 (cd Fuzz && swift build -c release "${flags[@]}" --product decode && swift build -c release "${flags[@]}" --product differential && swift build -c release "${flags[@]}" --product structure)
 bin=$(cd Fuzz && swift build -c release "${flags[@]}" --show-bin-path)

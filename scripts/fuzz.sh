@@ -103,11 +103,13 @@ run() {
     cat fuzz-*.log > "$log"; rm -f fuzz-*.log
     grep -E '^#[0-9]+' "$log" | tail -n 5
   else
-    "$exe" $(common_flags "$target") -max_total_time="$seconds" ${FUZZ_ARGS:-} \
-      "$work/corpus" Corpus/seeds Corpus/regressions 2>&1 | tee "$log" | grep --line-buffered -E '^#[0-9]+|ERROR|broken property|SUMMARY|Fatal error' || true
-    status=${PIPESTATUS[0]}
+    { "$exe" $(common_flags "$target") -max_total_time="$seconds" ${FUZZ_ARGS:-} \
+        "$work/corpus" Corpus/seeds Corpus/regressions 2>&1; echo $? > "$work/status"; } |
+      tee "$log" | grep --line-buffered -E '^#[0-9]+|ERROR|broken property|SUMMARY|Fatal error' || true
+    status=$(cat "$work/status")
   fi
   report "$target" "$log" "$seconds" "$before" || return 1
+  grep -q '^stat::number_of_executed_units: [1-9]' "$log" || die "$target executed nothing (see $log)"
   [ "$status" = 0 ] || die "$target exited with status $status (see $log)"
 }
 
