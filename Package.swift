@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "wireproof", targets: ["wireproof"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
+        .library(name: "BundledProtoC", targets: ["BundledProtoC"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
         .library(name: "WireDiscovery", targets: ["WireDiscovery"]),
     ],

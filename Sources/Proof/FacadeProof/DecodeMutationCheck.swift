@@ -36,7 +36,8 @@ public enum DecodeMutationCheck {
         return outcome
     }
 
-    /// Checks the properties on one input; nil when they hold, else which one broke.
+    /// Checks the properties on one input; nil when they hold, else `[property] what broke`
+    /// (typed-error, error-offset, stable-reencode, oracle-reads-reencoding).
     public static func check(_ input: [UInt8], _ messageType: FacadeMessageType, schema: MessageSchema, schemas: SchemaSet,
                              accepted: inout Int, rejected: inout Int) -> String? {
         let first: [UInt8]
@@ -44,26 +45,26 @@ public enum DecodeMutationCheck {
             first = try messageType.decodeReencode(input)
         } catch let error as NanopbError {
             rejected += 1
-            guard case let .decodeFailed(reason, offset) = error else { return "decode threw \(error), not decodeFailed" }
-            if reason == .other("(no message)") { return "decode failed without a reason (\(error))" }
-            return offset >= 0 && offset <= input.count ? nil : "error offset \(offset) outside the input (\(error))"
+            guard case let .decodeFailed(reason, offset) = error else { return "[typed-error] decode threw \(error), not decodeFailed" }
+            if reason == .other("(no message)") { return "[typed-error] decode failed without a reason (\(error))" }
+            return offset >= 0 && offset <= input.count ? nil : "[error-offset] error offset \(offset) outside the input (\(error))"
         } catch {
             rejected += 1
-            return "decode threw a non-NanopbError: \(error)"
+            return "[typed-error] decode threw a non-NanopbError: \(error)"
         }
         accepted += 1
         do {
             let second = try messageType.decodeReencode(first)
-            if second != first { return "re-encoding is not stable (first difference at byte \(firstDifference(first, second)))" }
+            if second != first { return "[stable-reencode] re-encoding is not stable (first difference at byte \(firstDifference(first, second)))" }
         } catch {
-            return "the facade rejects its own re-encoding: \(error)"
+            return "[stable-reencode] the facade rejects its own re-encoding: \(error)"
         }
         do {
             _ = try DynamicMessage(serializedBytes: first, schema: schema, in: schemas)
         } catch let error where error.reason == .invalidUTF8 {
             // Pinned deviation 9 (docs/deviations.md): nanopb keeps invalid UTF-8 in proto3 strings.
         } catch {
-            return "the oracle rejects the facade's re-encoding (\(error))"
+            return "[oracle-reads-reencoding] the oracle rejects the facade's re-encoding (\(error))"
         }
         return nil
     }

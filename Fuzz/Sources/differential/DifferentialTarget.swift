@@ -1,0 +1,45 @@
+// libFuzzer target `differential`: the facade, the oracle and Google's C++ parser (libprotobuf's
+// DynamicMessage of the same descriptor set) judge the same bytes. Acceptance and meaning must
+// agree except where a row of docs/deviations.md says otherwise, checked by predicate
+// (FacadeProof's DifferentialCheck); the decode properties hold as in the `decode` target.
+
+import FacadeProof
+import FuzzKit
+import GoogleParser
+
+/// Google's parser over the harness's descriptor set, built once.
+nonisolated(unsafe) let googleParser: OpaquePointer = {
+    var error = [CChar](repeating: 0, count: 256)
+    let bytes = FuzzHarness.shared.descriptorSet
+    guard let parser = wpg_parser_create(bytes, bytes.count, &error, error.count) else {
+        fatalError("differential: Google's parser cannot load the descriptor set: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+    }
+    return parser
+}()
+
+func googleJudge(_ messageType: String, _ bytes: [UInt8]) -> GoogleVerdict? {
+    var out: UnsafeMutablePointer<UInt8>?
+    var outSize = 0
+    var initialized: CInt = 0
+    let result = wpg_parse(googleParser, messageType, bytes, bytes.count, &out, &outSize, &initialized)
+    guard result >= 0 else { return nil }
+    defer { wpg_free(out) }
+    let reencoded = out.map { Array(UnsafeBufferPointer(start: $0, count: outSize)) } ?? []
+    return GoogleVerdict(accepted: result == 1, reencoded: reencoded, initialized: initialized != 0)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func differentialOneInput(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
+    let harness = FuzzHarness.shared
+    guard let (index, bytes) = harness.frame(data, size) else { return 0 }
+    let type = harness.catalog.messageTypes[index], schema = harness.messageSchemas[index]
+    var accepted = 0, rejected = 0
+    if let failure = DecodeMutationCheck.check(bytes, type, schema: schema, schemas: harness.schemas,
+                                               accepted: &accepted, rejected: &rejected) {
+        brokenProperty("differential", failure)
+    }
+    if let failure = DifferentialCheck.check(bytes, type, schema: schema, schemas: harness.schemas, google: googleJudge) {
+        brokenProperty("differential", failure)
+    }
+    return 0
+}

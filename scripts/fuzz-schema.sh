@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Step 5 of `wireproof prove --fuzz-seconds N`: a bounded libFuzzer run of the `differential`
+# target (decode properties + facade / oracle / Google's parser) over the user's schema.
+#
+#   scripts/fuzz-schema.sh --scratch DIR --seconds N
+#
+# DIR is prove's scratch package (schema.pb, Sources/ProvedSchemaC, ProvedSchema,
+# ProvedSchemaCatalog). The script writes a fuzz package of its own into DIR/fuzz: the sources of
+# Fuzz/ with the bundled catalog module swapped for the schema's, the schema's generated targets
+# copied beside them, built with -sanitize=fuzzer,address. Seeds and the dictionary come from the
+# schema (the binary writes them), the run lasts N seconds, and a crash leaves a triage folder.
+# Exit status: 0 no property broke, 1 a property broke (or the sanitizer fired), 2 setup failed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "fuzz-schema: $*" >&2; exit 2; }
+scratch="" seconds=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scratch) scratch=$(cd "$2" && pwd) || die "no folder $2"; shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
+    *) die "unknown argument '$1' (usage: --scratch DIR --seconds N)" ;;
+  esac
+done
+[ -n "$scratch" ] && [[ "$seconds" =~ ^[0-9]+$ ]] || die "usage: --scratch DIR --seconds N"
+for d in ProvedSchemaC ProvedSchema ProvedSchemaCatalog; do
+  [ -d "$scratch/Sources/$d" ] || die "$scratch/Sources/$d is missing (not a prove scratch package)"
+done
+[ -f "$scratch/schema.pb" ] || die "$scratch/schema.pb is missing"
+bash "$root/scripts/fuzz-setup.sh"
+source "$root/scripts/fuzz-env.sh"
+
+pkg=$scratch/fuzz
+rm -rf "$pkg/Sources"
+mkdir -p "$pkg/Sources"
+cp -R "$root/Fuzz/Sources/." "$pkg/Sources/"
+for d in ProvedSchemaC ProvedSchema ProvedSchemaCatalog; do cp -R "$scratch/Sources/$d" "$pkg/Sources/$d"; done
+grep -rl 'import BundledProtoCatalog' "$pkg/Sources" | xargs sed -i 's/^import BundledProtoCatalog$/import ProvedSchemaCatalog/'
+identity=$(basename "$root" | tr '[:upper:]' '[:lower:]')
+new_manifest=$(cat <<EOF
+// swift-tools-version:6.2
+// Written by scripts/fuzz-schema.sh; do not edit. Wireproof's fuzz targets (Fuzz/) over the schema
+// of the enclosing prove scratch package.
+import PackageDescription
+
+let wireproof = "$identity"
+let package = Package(
+    name: "ProvedSchemaFuzz",
+    dependencies: [.package(path: "$root")],
+    targets: [
+        .target(name: "ProvedSchemaC", dependencies: [.product(name: "CNanopb", package: wireproof)]),
+        .target(name: "ProvedSchema", dependencies: ["ProvedSchemaC", .product(name: "NanopbRuntime", package: wireproof)]),
+        .target(name: "ProvedSchemaCatalog", dependencies: ["ProvedSchema", .product(name: "FacadeProof", package: wireproof)]),
+        .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "FuzzKit", dependencies: [
+            "ProvedSchemaCatalog", "CLibcrypto",
+            .product(name: "FacadeProof", package: wireproof), .product(name: "ProtoOracle", package: wireproof),
+            .product(name: "ProtoSchema", package: wireproof), .product(name: "NanopbRuntime", package: wireproof),
+        ]),
+        .target(name: "GoogleParser", linkerSettings: [.linkedLibrary("protobuf"), .linkedLibrary("stdc++")]),
+        .executableTarget(name: "differential", dependencies: ["FuzzKit", "GoogleParser"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)
+EOF
+)
+[ "$(cat "$pkg/Package.swift" 2>/dev/null)" = "$new_manifest" ] || printf '%s\n' "$new_manifest" > "$pkg/Package.swift"
+rm -rf "$pkg/Sources/decode" "$pkg/Sources/structure" "$pkg/Sources/decode_c"
+
+echo "fuzz-schema: building the differential target for $scratch (release, -sanitize=fuzzer,address)"
+(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --product differential 2>&1 | tail -n 3) ||
+  die "the fuzz package did not build"
+bin=$(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
+[ -x "$bin/differential" ] || die "the fuzz package did not build"
+cp "$scratch/schema.pb" "$bin/wireproof.pb"
+work=$pkg/work
+rm -rf "$work/seeds" "$work/crashes"; mkdir -p "$work/corpus" "$work/crashes"
+WIREPROOF_WRITE_CORPUS=$work "$bin/differential" >/dev/null || die "could not write the schema's seeds"
+echo "fuzz-schema: $(ls "$work/seeds" | wc -l) seeds from the schema's exemplars; fuzzing $seconds s"
+status=0
+"$bin/differential" -max_total_time="$seconds" -dict="$work/wireproof.dict" -artifact_prefix="$work/crashes/" \
+  -print_final_stats=1 -max_len=4096 -timeout=10 "$work/corpus" "$work/seeds" > "$work/fuzz.log" 2>&1 || status=$?
+grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1 || true
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$work/fuzz.log" || true
+if [ "$status" != 0 ] || [ -n "$(ls -A "$work/crashes")" ]; then
+  echo "fuzz-schema: a property broke:"
+  grep -m1 -E 'broken property|ERROR: AddressSanitizer|ERROR: LeakSanitizer|deadly signal' "$work/fuzz.log" || true
+  for f in "$work/crashes"/*; do
+    [ -f "$f" ] || continue
+    echo "  reproducer: $f (first byte: type selector); protoc --decode_raw of the rest:"
+    tail -c +2 "$f" | protoc --decode_raw 2>&1 | head -n 20 | sed 's/^/    /' || true
+  done
+  exit 1
+fi
+echo "fuzz-schema: no property broke"
