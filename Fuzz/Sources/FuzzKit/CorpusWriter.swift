@@ -110,12 +110,12 @@ public enum CorpusWriter {
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
     let harness = FuzzHarness.shared
-    if let path = ProcessInfo.processInfo.environment[CorpusWriter.cTableVariable] {
+    if let path = environmentValue(CorpusWriter.cTableVariable) {
         do { try Data(CorpusWriter.cTable(harness).utf8).write(to: URL(fileURLWithPath: path)) } catch { fatalError("cannot write \(path): \(error)") }
         print("wrote \(path)")
         exit(0)
     }
-    if let folder = ProcessInfo.processInfo.environment[CorpusWriter.variable] {
+    if let folder = environmentValue(CorpusWriter.variable) {
         do {
             let count = try CorpusWriter.write(to: folder, harness)
             print("wrote \(count) seeds and wireproof.dict to \(folder)")

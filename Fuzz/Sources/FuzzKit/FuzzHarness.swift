@@ -23,7 +23,7 @@ public struct FuzzHarness: Sendable {
     public static let shared: FuzzHarness = load()
 
     private static func load() -> FuzzHarness {
-        let path = ProcessInfo.processInfo.environment[descriptorSetVariable]
+        let path = environmentValue(descriptorSetVariable)
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
                 .deletingLastPathComponent().appendingPathComponent("wireproof.pb").path
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -61,3 +61,7 @@ public struct FuzzHarness: Sendable {
 public func brokenProperty(_ target: String, _ detail: String) -> Never {
     fatalError("\(target): broken property \(detail)")
 }
+
+/// The value of an environment variable, read with getenv: Foundation's ProcessInfo copies the whole
+/// environment into objects that LeakSanitizer reports when a run ends through exit().
+public func environmentValue(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }

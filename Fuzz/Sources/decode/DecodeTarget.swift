@@ -9,7 +9,7 @@ import FuzzKit
 
 /// Benchmark mode (scripts/fuzz-rate.sh, WIREPROOF_FUZZ_FACADE_ONLY=1): only the facade's own work
 /// (decode, re-encode, decode again, compare), the same work the plain-C `decode_c` target does.
-let facadeOnly = ProcessInfo.processInfo.environment["WIREPROOF_FUZZ_FACADE_ONLY"] == "1"
+let facadeOnly = environmentValue("WIREPROOF_FUZZ_FACADE_ONLY") == "1"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func decodeOneInput(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
