@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
-        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
@@ -62,7 +62,7 @@ let package = Package(
         // concatenation merge (NanopbMsg.stamping).
         .testTarget(
             name: "FacadeEdgeCaseTests",
-            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
+            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "NanopbTestSupport"]),
         // Every oracle exemplar built through the facades (the generated BundledProtoCatalog) against
         // the oracle through FacadeProof: same bytes, stable round trip, same message; seeded mutation.
         .testTarget(
@@ -77,6 +77,9 @@ let package = Package(
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
-        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb"]),
+        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb", "BundledProto", "NanopbTestSupport"]),
+        // Test-only: allocation accounting (live heap blocks through CNanopb's counted hooks) for
+        // every suite that decodes, builds, modifies or releases messages.
+        .target(name: "NanopbTestSupport", dependencies: ["CNanopb"], path: "Tests/NanopbTestSupport"),
     ]
 )

@@ -7,7 +7,8 @@
 // string is a malloc'd NUL-terminated `char *`; bytes are one malloc'd `pb_bytes_array_t` (size
 // header then data); a repeated field is `_count` plus one malloc'd array of elements, whose string
 // and bytes elements are themselves malloc'd; a submessage is a malloc'd struct. pb_release frees
-// all of it with free(), so every allocation here uses malloc/calloc, and every replaced
+// all of it through pb_free (the counted hook of wireproof_pb_alloc.h), so every allocation here uses
+// the counted calloc and every free the counted free, and every replaced
 // allocation is freed exactly once, after its replacement exists (a failed allocation leaves the
 // field unchanged and is reported, never a crash).
 
@@ -156,7 +157,7 @@ import CNanopb
     public static func storing<T: NanopbStorage>(message value: NanopbMsg<T>, replacing old: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T>? {
         guard let fresh = allocate(T.self, count: 1) else { return old }
         if let error = NanopbWire.copy(from: value._pointer, into: fresh) {
-            free(fresh)
+            wp_pb_counted_free(fresh)
             NanopbDiagnostics.report("setting a \(T._swiftName) field", error)
             return old
         }
@@ -234,7 +235,7 @@ import CNanopb
 
     /// Frees a scalar, string or bytes field (or any plain malloc'd pointer field).
     public static func release<T>(_ field: UnsafeMutablePointer<T>?) {
-        free(field)
+        wp_pb_counted_free(field)
     }
 
     /// Releases a submessage's tree with its own descriptor, then frees it.
@@ -243,7 +244,7 @@ import CNanopb
         var descriptor = T._descriptor
         // SAFETY: `field` is a malloc'd struct of T's message type owned by this tree.
         wp_pb_release(&descriptor, field)
-        free(field)
+        wp_pb_counted_free(field)
     }
 
     // MARK: Internals
@@ -265,7 +266,7 @@ import CNanopb
 
     /// calloc'd (zeroed) storage for `count` values; nil (reported) on failure.
     static func allocate<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
-        guard let memory = calloc(Swift.max(count, 1), MemoryLayout<T>.stride) else {
+        guard let memory = wp_pb_counted_calloc(Swift.max(count, 1), MemoryLayout<T>.stride) else {
             NanopbDiagnostics.report("allocating \(count) x \(MemoryLayout<T>.stride) bytes", "out of memory")
             return nil
         }
@@ -302,8 +303,8 @@ import CNanopb
     /// Frees each element of a repeated string/bytes field, then the array.
     static func releaseEach<T>(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, _ count: pb_size_t) {
         // SAFETY: each non-null element is its own malloc'd string/bytes, owned by this array only.
-        for element in buffer(elements, count) { free(element) }
-        free(elements)
+        for element in buffer(elements, count) { wp_pb_counted_free(element) }
+        wp_pb_counted_free(elements)
     }
 
     /// Releases each struct of a repeated message field with `descriptor`, then the array.
@@ -312,7 +313,7 @@ import CNanopb
         // SAFETY: each element is a struct of the descriptor's type inside this array.
         let slots = buffer(elements, count)
         for index in slots.indices { wp_pb_release(&descriptor, slots.baseAddress! + index) }
-        free(elements)
+        wp_pb_counted_free(elements)
     }
 
     static func cString(_ value: String) -> UnsafeMutablePointer<CChar>? {
