@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BundledProto", targets: ["BundledProto"]),
         .library(name: "ProtoOracle", targets: ["ProtoOracle"]),
         .executable(name: "wireproof", targets: ["wireproof"]),
+        .executable(name: "runtime-exerciser", targets: ["runtime-exerciser"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
@@ -78,6 +79,11 @@ let package = Package(
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
         .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb", "BundledProto", "NanopbTestSupport"]),
+        // The shipped layer on every exemplar, mutation, fuzz regression and hostile input, one
+        // thread, no swift-testing: what `make valgrind` runs, and scripts/peak-memory.sh's decoder.
+        .executableTarget(
+            name: "runtime-exerciser", dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "CNanopb"],
+            path: "Sources/Proof/RuntimeExerciser"),
         // Test-only: allocation accounting (live heap blocks through CNanopb's counted hooks) for
         // every suite that decodes, builds, modifies or releases messages.
         .target(name: "NanopbTestSupport", dependencies: ["CNanopb"], path: "Tests/NanopbTestSupport"),
