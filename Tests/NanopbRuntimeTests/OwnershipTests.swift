@@ -101,6 +101,43 @@ import BundledProto
         #expect(outer.codec == inner)
     }
 
+    @Test func settingAFreshlyBuiltChildAdoptsItsTreeInsteadOfCopyingIt() {
+        // The documented idiom `$0.child = .with { ... }`: the child is uniquely owned, so its tree
+        // moves into the parent (the string allocation is the very one the inner builder made).
+        var innerString: UnsafeMutablePointer<CChar>?
+        let outer = Rtm_SimulcastCodec.with {
+            $0.codec = .with { $0.mimeType = "video/AV1"; innerString = $0._pointer.pointee.mime_type }
+        }
+        #expect(innerString != nil && outer.codec._pointer.pointee.mime_type == innerString)
+        #expect(outer.codec.mimeType == "video/AV1")
+    }
+
+    @Test func aSharedChildIsCopiedAndStaysIntact() {
+        let child = Rtm_Codec.with { $0.mimeType = "audio/opus" }
+        let outer = Rtm_SimulcastCodec.with { $0.codec = child }
+        #expect(outer.codec._pointer.pointee.mime_type != child._pointer.pointee.mime_type)
+        #expect(child.mimeType == "audio/opus" && outer.codec.mimeType == "audio/opus")
+    }
+
+    @Test func aViewChildIsCopiedAndItsParentStaysIntact() {
+        let source = Rtm_SimulcastCodec.with { $0.codec = .with { $0.mimeType = "video/VP8" } }
+        let outer = Rtm_SimulcastCodec.with { $0.codec = source.codec }
+        #expect(outer.codec._pointer.pointee.mime_type != source.codec._pointer.pointee.mime_type)
+        #expect(source.codec.mimeType == "video/VP8" && outer.codec.mimeType == "video/VP8")
+    }
+
+    @Test func freshRepeatedElementsAreAdoptedAndSharedOnesCopied() {
+        var rids: [UnsafeMutablePointer<CChar>?] = []
+        let adopted = Rtm_SimulcastCodec.with {
+            $0.layers = (0..<3).map { i in .with { $0.rid = "r\(i)"; rids.append($0._pointer.pointee.rid) } }
+        }
+        #expect(NanopbField.entries(adopted._pointer.pointee.layers, adopted._pointer.pointee.layers_count).map(\.rid) == rids)
+        let shared = adopted.layers.map { $0.owned() }
+        let copied = Rtm_SimulcastCodec.with { $0.layers = shared }
+        #expect(copied.layers.map(\.rid) == ["r0", "r1", "r2"] && shared.map(\.rid) == ["r0", "r1", "r2"])
+        #expect(copied.layers[0]._pointer.pointee.rid != shared[0]._pointer.pointee.rid)
+    }
+
     @Test func emptyMessagesShareOneAllocation() {
         #expect(ObjectIdentifier(Rtm_Codec()._box) == ObjectIdentifier(Rtm_Codec()._box))
         let absent = Rtm_SimulcastCodec().codec

@@ -528,7 +528,7 @@ extension Rtm_Topic.Builder {
     public var children: [Rtm_Topic] {
         get { NanopbField.copies(_pointer.pointee.children, _pointer.pointee.children_count) }
         set {
-            (_pointer.pointee.children, _pointer.pointee.children_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.children, count: _pointer.pointee.children_count)
+            (_pointer.pointee.children, _pointer.pointee.children_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.children, count: _pointer.pointee.children_count)
         }
     }
     public var maxRateHz: UInt32 {
@@ -619,7 +619,7 @@ extension Rtm_ChatMessage.Builder {
     public var sentAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.sent_at) }
         set {
-            _pointer.pointee.sent_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.sent_at)
+            _pointer.pointee.sent_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.sent_at)
         }
     }
     public var hasSentAt: Bool { _pointer.pointee.sent_at != nil }
@@ -627,7 +627,7 @@ extension Rtm_ChatMessage.Builder {
     public var editedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.edited_at) }
         set {
-            _pointer.pointee.edited_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.edited_at)
+            _pointer.pointee.edited_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.edited_at)
         }
     }
     public var hasEditedAt: Bool { _pointer.pointee.edited_at != nil }
@@ -659,7 +659,7 @@ extension Rtm_ChatMessage.Builder {
     public var quoted: Rtm_ChatMessage {
         get { NanopbField.copy(_pointer.pointee.quoted) }
         set {
-            _pointer.pointee.quoted = NanopbField.storing(message: newValue, replacing: _pointer.pointee.quoted)
+            _pointer.pointee.quoted = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.quoted)
         }
     }
     public var hasQuoted: Bool { _pointer.pointee.quoted != nil }
@@ -697,7 +697,7 @@ extension Rtm_Transcription.Builder {
     public var segments: [Rtm_Transcription_Segment] {
         get { NanopbField.copies(_pointer.pointee.segments, _pointer.pointee.segments_count) }
         set {
-            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
+            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
         }
     }
 }
@@ -980,7 +980,7 @@ extension Rtm_StreamHeader.Builder {
     public var createdAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.created_at) }
         set {
-            _pointer.pointee.created_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.created_at)
+            _pointer.pointee.created_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.created_at)
         }
     }
     public var hasCreatedAt: Bool { _pointer.pointee.created_at != nil }

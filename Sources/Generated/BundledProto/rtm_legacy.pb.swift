@@ -168,7 +168,7 @@ extension Rtm_LegacyJoinRequest.Builder {
     public var display: Rtm_LegacyDisplay {
         get { NanopbField.copy(_pointer.pointee.display) }
         set {
-            _pointer.pointee.display = NanopbField.storing(message: newValue, replacing: _pointer.pointee.display)
+            _pointer.pointee.display = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.display)
         }
     }
     public var hasDisplay: Bool { _pointer.pointee.display != nil }

@@ -127,7 +127,7 @@ extension Rtm_Room.Builder {
     public var createdAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.created_at) }
         set {
-            _pointer.pointee.created_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.created_at)
+            _pointer.pointee.created_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.created_at)
         }
     }
     public var hasCreatedAt: Bool { _pointer.pointee.created_at != nil }
@@ -165,13 +165,13 @@ extension Rtm_Room.Builder {
     public var enabledCodecs: [Rtm_Codec] {
         get { NanopbField.copies(_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) }
         set {
-            (_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.enabled_codecs, count: _pointer.pointee.enabled_codecs_count)
+            (_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.enabled_codecs, count: _pointer.pointee.enabled_codecs_count)
         }
     }
     public var layout: Rtm_Room_Layout {
         get { NanopbField.copy(_pointer.pointee.layout) }
         set {
-            _pointer.pointee.layout = NanopbField.storing(message: newValue, replacing: _pointer.pointee.layout)
+            _pointer.pointee.layout = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.layout)
         }
     }
     public var hasLayout: Bool { _pointer.pointee.layout != nil }
@@ -229,7 +229,7 @@ extension Rtm_Room_Layout.Builder {
     public var root: Rtm_Region {
         get { NanopbField.copy(_pointer.pointee.root) }
         set {
-            _pointer.pointee.root = NanopbField.storing(message: newValue, replacing: _pointer.pointee.root)
+            _pointer.pointee.root = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.root)
         }
     }
     public var hasRoot: Bool { _pointer.pointee.root != nil }
@@ -237,7 +237,7 @@ extension Rtm_Room_Layout.Builder {
     public var grids: [Rtm_Room_Layout_Grid] {
         get { NanopbField.copies(_pointer.pointee.grids, _pointer.pointee.grids_count) }
         set {
-            (_pointer.pointee.grids, _pointer.pointee.grids_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.grids, count: _pointer.pointee.grids_count)
+            (_pointer.pointee.grids, _pointer.pointee.grids_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.grids, count: _pointer.pointee.grids_count)
         }
     }
 }
@@ -273,7 +273,7 @@ extension Rtm_Room_Layout_Grid.Builder {
     public var cells: [Rtm_Room_Layout_Grid_Cell] {
         get { NanopbField.copies(_pointer.pointee.cells, _pointer.pointee.cells_count) }
         set {
-            (_pointer.pointee.cells, _pointer.pointee.cells_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.cells, count: _pointer.pointee.cells_count)
+            (_pointer.pointee.cells, _pointer.pointee.cells_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.cells, count: _pointer.pointee.cells_count)
         }
     }
 }
@@ -383,7 +383,7 @@ extension Rtm_Region.Builder {
     public var split: Rtm_Split {
         get { NanopbField.copy(_pointer.pointee.split) }
         set {
-            _pointer.pointee.split = NanopbField.storing(message: newValue, replacing: _pointer.pointee.split)
+            _pointer.pointee.split = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.split)
         }
     }
     public var hasSplit: Bool { _pointer.pointee.split != nil }
@@ -479,7 +479,7 @@ extension Rtm_Split.Builder {
     public var parts: [Rtm_Region] {
         get { NanopbField.copies(_pointer.pointee.parts, _pointer.pointee.parts_count) }
         set {
-            (_pointer.pointee.parts, _pointer.pointee.parts_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.parts, count: _pointer.pointee.parts_count)
+            (_pointer.pointee.parts, _pointer.pointee.parts_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.parts, count: _pointer.pointee.parts_count)
         }
     }
     public var weights: [Float] {
@@ -557,7 +557,7 @@ extension Rtm_Participant.Builder {
     public var tracks: [Rtm_TrackInfo] {
         get { NanopbField.copies(_pointer.pointee.tracks, _pointer.pointee.tracks_count) }
         set {
-            (_pointer.pointee.tracks, _pointer.pointee.tracks_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.tracks, count: _pointer.pointee.tracks_count)
+            (_pointer.pointee.tracks, _pointer.pointee.tracks_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.tracks, count: _pointer.pointee.tracks_count)
         }
     }
     public var metadata: String {
@@ -569,7 +569,7 @@ extension Rtm_Participant.Builder {
     public var joinedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.joined_at) }
         set {
-            _pointer.pointee.joined_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.joined_at)
+            _pointer.pointee.joined_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.joined_at)
         }
     }
     public var hasJoinedAt: Bool { _pointer.pointee.joined_at != nil }
@@ -577,7 +577,7 @@ extension Rtm_Participant.Builder {
     public var permission: Rtm_Permission {
         get { NanopbField.copy(_pointer.pointee.permission) }
         set {
-            _pointer.pointee.permission = NanopbField.storing(message: newValue, replacing: _pointer.pointee.permission)
+            _pointer.pointee.permission = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.permission)
         }
     }
     public var hasPermission: Bool { _pointer.pointee.permission != nil }
@@ -684,7 +684,7 @@ extension Rtm_Permission.Builder {
     public var grants: [Rtm_Permission_Grant] {
         get { NanopbField.copies(_pointer.pointee.grants, _pointer.pointee.grants_count) }
         set {
-            (_pointer.pointee.grants, _pointer.pointee.grants_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.grants, count: _pointer.pointee.grants_count)
+            (_pointer.pointee.grants, _pointer.pointee.grants_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.grants, count: _pointer.pointee.grants_count)
         }
     }
 }
@@ -902,13 +902,13 @@ extension Rtm_TrackInfo.Builder {
     public var layers: [Rtm_VideoLayer] {
         get { NanopbField.copies(_pointer.pointee.layers, _pointer.pointee.layers_count) }
         set {
-            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
+            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
         }
     }
     public var codecs: [Rtm_SimulcastCodec] {
         get { NanopbField.copies(_pointer.pointee.codecs, _pointer.pointee.codecs_count) }
         set {
-            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
+            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
         }
     }
     public var mimeType: String {
@@ -1052,7 +1052,7 @@ extension Rtm_Recording.Builder {
     public var startedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.started_at) }
         set {
-            _pointer.pointee.started_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.started_at)
+            _pointer.pointee.started_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.started_at)
         }
     }
     public var hasStartedAt: Bool { _pointer.pointee.started_at != nil }
@@ -1060,7 +1060,7 @@ extension Rtm_Recording.Builder {
     public var endedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.ended_at) }
         set {
-            _pointer.pointee.ended_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.ended_at)
+            _pointer.pointee.ended_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.ended_at)
         }
     }
     public var hasEndedAt: Bool { _pointer.pointee.ended_at != nil }
@@ -1068,7 +1068,7 @@ extension Rtm_Recording.Builder {
     public var error: Rtm_Error {
         get { NanopbField.copy(_pointer.pointee.error) }
         set {
-            _pointer.pointee.error = NanopbField.storing(message: newValue, replacing: _pointer.pointee.error)
+            _pointer.pointee.error = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.error)
         }
     }
     public var hasError: Bool { _pointer.pointee.error != nil }
@@ -1315,7 +1315,7 @@ extension Rtm_Recording_SegmentOutput.Builder {
     public var segments: [Rtm_Recording_SegmentOutput_Segment] {
         get { NanopbField.copies(_pointer.pointee.segments, _pointer.pointee.segments_count) }
         set {
-            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
+            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
         }
     }
 }

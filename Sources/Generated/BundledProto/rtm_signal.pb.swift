@@ -1112,7 +1112,7 @@ extension Rtm_Join.Builder {
     public var client: Rtm_ClientInfo {
         get { NanopbField.copy(_pointer.pointee.client) }
         set {
-            _pointer.pointee.client = NanopbField.storing(message: newValue, replacing: _pointer.pointee.client)
+            _pointer.pointee.client = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.client)
         }
     }
     public var hasClient: Bool { _pointer.pointee.client != nil }
@@ -1182,7 +1182,7 @@ extension Rtm_Joined.Builder {
     public var room: Rtm_Room {
         get { NanopbField.copy(_pointer.pointee.room) }
         set {
-            _pointer.pointee.room = NanopbField.storing(message: newValue, replacing: _pointer.pointee.room)
+            _pointer.pointee.room = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.room)
         }
     }
     public var hasRoom: Bool { _pointer.pointee.room != nil }
@@ -1190,7 +1190,7 @@ extension Rtm_Joined.Builder {
     public var local: Rtm_Participant {
         get { NanopbField.copy(_pointer.pointee.local) }
         set {
-            _pointer.pointee.local = NanopbField.storing(message: newValue, replacing: _pointer.pointee.local)
+            _pointer.pointee.local = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.local)
         }
     }
     public var hasLocal: Bool { _pointer.pointee.local != nil }
@@ -1198,13 +1198,13 @@ extension Rtm_Joined.Builder {
     public var others: [Rtm_Participant] {
         get { NanopbField.copies(_pointer.pointee.others, _pointer.pointee.others_count) }
         set {
-            (_pointer.pointee.others, _pointer.pointee.others_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.others, count: _pointer.pointee.others_count)
+            (_pointer.pointee.others, _pointer.pointee.others_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.others, count: _pointer.pointee.others_count)
         }
     }
     public var iceServers: [Rtm_IceServer] {
         get { NanopbField.copies(_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) }
         set {
-            (_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.ice_servers, count: _pointer.pointee.ice_servers_count)
+            (_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.ice_servers, count: _pointer.pointee.ice_servers_count)
         }
     }
     public var subscriberPrimary: Bool {
@@ -1312,13 +1312,13 @@ extension Rtm_PublishTrack.Builder {
     public var layers: [Rtm_VideoLayer] {
         get { NanopbField.copies(_pointer.pointee.layers, _pointer.pointee.layers_count) }
         set {
-            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
+            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
         }
     }
     public var codecs: [Rtm_SimulcastCodec] {
         get { NanopbField.copies(_pointer.pointee.codecs, _pointer.pointee.codecs_count) }
         set {
-            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
+            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
         }
     }
     public var dtx: Bool {
@@ -1374,7 +1374,7 @@ extension Rtm_TrackPublished.Builder {
     public var track: Rtm_TrackInfo {
         get { NanopbField.copy(_pointer.pointee.track) }
         set {
-            _pointer.pointee.track = NanopbField.storing(message: newValue, replacing: _pointer.pointee.track)
+            _pointer.pointee.track = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.track)
         }
     }
     public var hasTrack: Bool { _pointer.pointee.track != nil }
@@ -1428,7 +1428,7 @@ extension Rtm_TrackUnpublished.Builder {
     public var reason: Rtm_Error {
         get { NanopbField.copy(_pointer.pointee.reason) }
         set {
-            _pointer.pointee.reason = NanopbField.storing(message: newValue, replacing: _pointer.pointee.reason)
+            _pointer.pointee.reason = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.reason)
         }
     }
     public var hasReason: Bool { _pointer.pointee.reason != nil }
@@ -1495,7 +1495,7 @@ extension Rtm_UpdateSubscription.Builder {
     public var participantTracks: [Rtm_UpdateSubscription_ParticipantTracks] {
         get { NanopbField.copies(_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) }
         set {
-            (_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.participant_tracks, count: _pointer.pointee.participant_tracks_count)
+            (_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.participant_tracks, count: _pointer.pointee.participant_tracks_count)
         }
     }
 }
@@ -1775,7 +1775,7 @@ extension Rtm_Resume.Builder {
     public var lastAnswer: Rtm_SessionDescription {
         get { NanopbField.copy(_pointer.pointee.last_answer) }
         set {
-            _pointer.pointee.last_answer = NanopbField.storing(message: newValue, replacing: _pointer.pointee.last_answer)
+            _pointer.pointee.last_answer = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.last_answer)
         }
     }
     public var hasLastAnswer: Bool { _pointer.pointee.last_answer != nil }
@@ -1783,7 +1783,7 @@ extension Rtm_Resume.Builder {
     public var lastOffer: Rtm_SessionDescription {
         get { NanopbField.copy(_pointer.pointee.last_offer) }
         set {
-            _pointer.pointee.last_offer = NanopbField.storing(message: newValue, replacing: _pointer.pointee.last_offer)
+            _pointer.pointee.last_offer = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.last_offer)
         }
     }
     public var hasLastOffer: Bool { _pointer.pointee.last_offer != nil }
@@ -1791,7 +1791,7 @@ extension Rtm_Resume.Builder {
     public var subscription: Rtm_UpdateSubscription {
         get { NanopbField.copy(_pointer.pointee.subscription) }
         set {
-            _pointer.pointee.subscription = NanopbField.storing(message: newValue, replacing: _pointer.pointee.subscription)
+            _pointer.pointee.subscription = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.subscription)
         }
     }
     public var hasSubscription: Bool { _pointer.pointee.subscription != nil }
@@ -1799,13 +1799,13 @@ extension Rtm_Resume.Builder {
     public var published: [Rtm_TrackPublished] {
         get { NanopbField.copies(_pointer.pointee.published, _pointer.pointee.published_count) }
         set {
-            (_pointer.pointee.published, _pointer.pointee.published_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.published, count: _pointer.pointee.published_count)
+            (_pointer.pointee.published, _pointer.pointee.published_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.published, count: _pointer.pointee.published_count)
         }
     }
     public var dataChannels: [Rtm_Resume_DataChannelState] {
         get { NanopbField.copies(_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) }
         set {
-            (_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.data_channels, count: _pointer.pointee.data_channels_count)
+            (_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.data_channels, count: _pointer.pointee.data_channels_count)
         }
     }
     public var failedTrackSids: [String] {
@@ -1869,7 +1869,7 @@ extension Rtm_ParticipantsChanged.Builder {
     public var participants: [Rtm_Participant] {
         get { NanopbField.copies(_pointer.pointee.participants, _pointer.pointee.participants_count) }
         set {
-            (_pointer.pointee.participants, _pointer.pointee.participants_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.participants, count: _pointer.pointee.participants_count)
+            (_pointer.pointee.participants, _pointer.pointee.participants_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.participants, count: _pointer.pointee.participants_count)
         }
     }
 }
@@ -1891,7 +1891,7 @@ extension Rtm_SpeakersChanged.Builder {
     public var speakers: [Rtm_SpeakersChanged_Speaker] {
         get { NanopbField.copies(_pointer.pointee.speakers, _pointer.pointee.speakers_count) }
         set {
-            (_pointer.pointee.speakers, _pointer.pointee.speakers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.speakers, count: _pointer.pointee.speakers_count)
+            (_pointer.pointee.speakers, _pointer.pointee.speakers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.speakers, count: _pointer.pointee.speakers_count)
         }
     }
 }
@@ -1949,7 +1949,7 @@ extension Rtm_QualityChanged.Builder {
     public var entries: [Rtm_QualityChanged_Entry] {
         get { NanopbField.copies(_pointer.pointee.entries, _pointer.pointee.entries_count) }
         set {
-            (_pointer.pointee.entries, _pointer.pointee.entries_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.entries, count: _pointer.pointee.entries_count)
+            (_pointer.pointee.entries, _pointer.pointee.entries_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.entries, count: _pointer.pointee.entries_count)
         }
     }
 }

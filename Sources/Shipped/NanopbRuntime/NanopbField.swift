@@ -153,16 +153,34 @@ import CNanopb
         return fresh
     }
 
-    /// Stores a deep copy of `value` (the copy crosses into this builder's tree by round trip).
-    public static func storing<T: NanopbStorage>(message value: NanopbMsg<T>, replacing old: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T>? {
+    /// Stores `value` in a fresh slot: its tree is adopted when `value` was the only reference to
+    /// an owning message (the usual `$0.child = .with { ... }`), deep-copied otherwise.
+    public static func storing<T: NanopbStorage>(message value: consuming NanopbMsg<T>, replacing old: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T>? {
         guard let fresh = allocate(T.self, count: 1) else { return old }
-        if let error = NanopbWire.copy(from: value._pointer, into: fresh) {
+        if let error = adoptOrCopy(&value, into: fresh) {
             wp_pb_counted_free(fresh)
             NanopbDiagnostics.report("setting a \(T._swiftName) field", error)
             return old
         }
         release(message: old)
         return fresh
+    }
+
+    /// Fills the zeroed struct `slot` with `value`'s content. When `value` owns its allocation and
+    /// no other message (copy or view) holds its box, the tree moves: the top-level struct is copied
+    /// bitwise (its pointers now belong to `slot`'s tree) and `value`'s struct is zeroed, so its box
+    /// later releases nothing but the struct itself -- O(1) in the size of the tree. Otherwise the
+    /// tree is shared and is deep-copied by an encode/decode round trip (copy only when shared).
+    static func adoptOrCopy<T: NanopbStorage>(_ value: inout NanopbMsg<T>, into slot: UnsafeMutablePointer<T>) -> NanopbError? {
+        if value.isOwning && isKnownUniquelyReferenced(&value._owner) {
+            // SAFETY: uniqueness proves no other value can read or release `value`'s tree; `slot`
+            // is a zeroed struct of the same type that owns nothing yet. After the copy exactly one
+            // struct (`slot`) points at the tree, and the zeroed source frees nothing on deinit.
+            slot.update(from: value._pointer, count: 1)
+            memset(value._pointer, 0, MemoryLayout<T>.size)
+            return nil
+        }
+        return NanopbWire.copy(from: value._pointer, into: slot)
     }
 
     /// Replaces a repeated scalar field; returns the new pointer and count.
@@ -207,10 +225,11 @@ import CNanopb
         }
     }
 
-    /// Replaces a repeated message field with deep copies of `values`.
-    public static func storing<T: NanopbStorage>(messages values: [NanopbMsg<T>], replacing old: UnsafeMutablePointer<T>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<T>?, pb_size_t) {
+    /// Replaces a repeated message field with `values`, adopting each uniquely owned element's
+    /// tree and deep-copying the shared ones (see `adoptOrCopy`).
+    public static func storing<T: NanopbStorage>(messages values: consuming [NanopbMsg<T>], replacing old: UnsafeMutablePointer<T>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<T>?, pb_size_t) {
         storing(entries: values.count, descriptor: T._descriptor, replacing: old, count: oldCount) { index, slot in
-            if let error = NanopbWire.copy(from: values[index]._pointer, into: slot) {
+            if let error = adoptOrCopy(&values[index], into: slot) {
                 NanopbDiagnostics.report("setting a repeated \(T._swiftName) field", error)
                 return false
             }
