@@ -112,6 +112,18 @@ import BundledProto
         #expect(outer.codec.mimeType == "video/AV1")
     }
 
+    @Test func aFreshlyBuiltOneofMemberIsAdoptedToo() {
+        var innerText: UnsafeMutablePointer<CChar>?
+        let viaCase = Rtm_DataPacket.with {
+            $0.value = .chat(.with { $0.text = "hi"; innerText = $0._pointer.pointee.text })
+        }
+        #expect(innerText != nil && viaCase.chat._pointer.pointee.text == innerText)
+        let viaMember = Rtm_DataPacket.with {
+            $0.chat = .with { $0.text = "hello"; innerText = $0._pointer.pointee.text }
+        }
+        #expect(viaMember.chat._pointer.pointee.text == innerText && viaMember.chat.text == "hello")
+    }
+
     @Test func aSharedChildIsCopiedAndStaysIntact() {
         let child = Rtm_Codec.with { $0.mimeType = "audio/opus" }
         let outer = Rtm_SimulcastCodec.with { $0.codec = child }

@@ -318,7 +318,7 @@ extension Rtm_LegacyJoinResponse.Builder {
             default: break
             }
             _pointer.pointee.which_outcome = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .participantSid(let value)?:
                 _pointer.pointee.outcome.participant_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)

@@ -411,7 +411,7 @@ extension Rtm_Region.Builder {
             default: break
             }
             _pointer.pointee.which_content = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .trackSid(let value)?:
                 _pointer.pointee.content.track_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -767,7 +767,7 @@ extension Rtm_Permission_Grant.Builder {
             default: break
             }
             _pointer.pointee.which_subject = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .identity(let value)?:
                 _pointer.pointee.subject.identity = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -1092,10 +1092,10 @@ extension Rtm_Recording.Builder {
             default: break
             }
             _pointer.pointee.which_source = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .composite(let value)?:
-                _pointer.pointee.source.composite = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.source.composite = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.source.composite != nil { _pointer.pointee.which_source = 7 }
             case .trackSid(let value)?:
                 _pointer.pointee.source.track_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -1104,7 +1104,7 @@ extension Rtm_Recording.Builder {
                 _pointer.pointee.source.participant_identity = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.source.participant_identity != nil { _pointer.pointee.which_source = 9 }
             case .trackPair(let value)?:
-                _pointer.pointee.source.track_pair = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.source.track_pair = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.source.track_pair != nil { _pointer.pointee.which_source = 10 }
             }
         }
@@ -1115,7 +1115,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.source.composite)
         }
         set {
-            self.source = .composite(newValue)
+            self.source = .composite(consume newValue)
         }
     }
     public var trackSid: String {
@@ -1142,7 +1142,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.source.track_pair)
         }
         set {
-            self.source = .trackPair(newValue)
+            self.source = .trackPair(consume newValue)
         }
     }
     public var output: Rtm_Recording_OneOf_Output? {
@@ -1164,19 +1164,19 @@ extension Rtm_Recording.Builder {
             default: break
             }
             _pointer.pointee.which_output = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .file(let value)?:
-                _pointer.pointee.output.file = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.file = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.file != nil { _pointer.pointee.which_output = 11 }
             case .segments(let value)?:
-                _pointer.pointee.output.segments = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.segments = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.segments != nil { _pointer.pointee.which_output = 12 }
             case .stream(let value)?:
-                _pointer.pointee.output.stream = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.stream = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.stream != nil { _pointer.pointee.which_output = 13 }
             case .images(let value)?:
-                _pointer.pointee.output.images = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.images = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.images != nil { _pointer.pointee.which_output = 14 }
             }
         }
@@ -1187,7 +1187,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.file)
         }
         set {
-            self.output = .file(newValue)
+            self.output = .file(consume newValue)
         }
     }
     public var segments: Rtm_Recording_SegmentOutput {
@@ -1196,7 +1196,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.segments)
         }
         set {
-            self.output = .segments(newValue)
+            self.output = .segments(consume newValue)
         }
     }
     public var stream: Rtm_Recording_StreamOutput {
@@ -1205,7 +1205,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.stream)
         }
         set {
-            self.output = .stream(newValue)
+            self.output = .stream(consume newValue)
         }
     }
     public var images: Rtm_Recording_ImageOutput {
@@ -1214,7 +1214,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.images)
         }
         set {
-            self.output = .images(newValue)
+            self.output = .images(consume newValue)
         }
     }
 }

@@ -496,7 +496,7 @@ extension Rtm_MetricValue.Builder {
             default: break
             }
             _pointer.pointee.which_value = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .real(let value)?:
                 _pointer.pointee.value.real = NanopbField.storing(value, replacing: nil, omitting: nil)
@@ -523,7 +523,7 @@ extension Rtm_MetricValue.Builder {
                 _pointer.pointee.value.blob = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.value.blob != nil { _pointer.pointee.which_value = 8 }
             case .histogram(let value)?:
-                _pointer.pointee.value.histogram = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.histogram = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.histogram != nil { _pointer.pointee.which_value = 9 }
             }
         }
@@ -606,7 +606,7 @@ extension Rtm_MetricValue.Builder {
             return NanopbField.copy(_pointer.pointee.value.histogram)
         }
         set {
-            self.value = .histogram(newValue)
+            self.value = .histogram(consume newValue)
         }
     }
 }
