@@ -143,7 +143,7 @@ import BundledProto
         let adopted = Rtm_SimulcastCodec.with {
             $0.layers = (0..<3).map { i in .with { $0.rid = "r\(i)"; rids.append($0._pointer.pointee.rid) } }
         }
-        #expect(NanopbField.entries(adopted._pointer.pointee.layers, adopted._pointer.pointee.layers_count).map(\.rid) == rids)
+        #expect(NanopbField.entries(adopted._pointer.pointee.layers, adopted._pointer.pointee.layers_count).map { $0.rid } == rids)
         let shared = adopted.layers.map { $0.owned() }
         let copied = Rtm_SimulcastCodec.with { $0.layers = shared }
         #expect(copied.layers.map(\.rid) == ["r0", "r1", "r2"] && shared.map(\.rid) == ["r0", "r1", "r2"])

@@ -32,7 +32,7 @@ import CNanopb
     public static func enumeration<C, E: RawRepresentable>(_ field: UnsafeMutablePointer<C>?, _ absent: E) -> E
     where E.RawValue == Int32 {
         guard let field else { return absent }
-        return E(rawValue: loadEnum(UnsafeRawPointer(field), size: MemoryLayout<C>.size)) ?? absent
+        return E(rawValue: loadEnum(field)) ?? absent
     }
 
     /// A singular string. Invalid UTF-8 is repaired in the returned String; the stored bytes are
@@ -48,39 +48,38 @@ import CNanopb
         guard let field else { return absent }
         // SAFETY: the allocation is PB_BYTES_ARRAY_T_ALLOCSIZE(size): the header then `size` bytes,
         // as both pb_dec_bytes and `storing(bytes:)` allocate it.
-        return [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(field) + bytesOffset, count: Int(field.pointee.size)))
+        return copyOut(UnsafeRawPointer(field) + bytesOffset, as: UInt8.self, count: Int(field.pointee.size))
     }
 
     /// A repeated scalar field.
     public static func array<T>(_ elements: UnsafeMutablePointer<T>?, _ count: pb_size_t) -> [T] {
         // SAFETY: `elements` is one allocation of at least `count` initialised values; the decoder
         // and the setters update the pointer and `_count` together.
-        Array(buffer(elements, count))
+        guard let elements, count > 0 else { return [] }
+        return copyOut(UnsafeRawPointer(elements), as: T.self, count: Int(count))
     }
 
     /// A repeated enum field.
     public static func enumerations<C, E: RawRepresentable>(_ elements: UnsafeMutablePointer<C>?, _ count: pb_size_t) -> [E]
     where E.RawValue == Int32 {
-        let slots = buffer(elements, count)
-        return slots.indices.compactMap { index in
-            // SAFETY: `index` is within the `count` elements `slots` covers.
-            E(rawValue: loadEnum(UnsafeRawPointer(slots.baseAddress! + index), size: MemoryLayout<C>.size))
-        }
+        guard let elements else { return [] }
+        // SAFETY: `index` is within the `count` elements at `elements`.
+        return (0..<Int(count)).compactMap { index in E(rawValue: loadEnum(elements + index)) }
     }
 
     /// A repeated string field.
     public static func strings(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: pb_size_t) -> [String] {
-        buffer(elements, count).map { string($0, "") }
+        NanopbElements(elements, count).map { string($0, "") }
     }
 
     /// A repeated bytes field.
     public static func byteArrays(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<pb_bytes_array_t>?>?, _ count: pb_size_t) -> [[UInt8]] {
-        buffer(elements, count).map { bytes($0, []) }
+        NanopbElements(elements, count).map { bytes($0, []) }
     }
 
     /// The entries of a map field (a repeated entry message), for the facade to read key and value.
-    public static func entries<E>(_ elements: UnsafeMutablePointer<E>?, _ count: pb_size_t) -> UnsafeMutableBufferPointer<E> {
-        buffer(elements, count)
+    public static func entries<E>(_ elements: UnsafeMutablePointer<E>?, _ count: pb_size_t) -> NanopbElements<E> {
+        NanopbElements(elements, count)
     }
 
     /// A deep, owning copy of a submessage: what builder getters return, because a view into a
@@ -127,7 +126,7 @@ import CNanopb
             return nil
         }
         guard let slot = old ?? allocate(C.self, count: 1) else { return nil }
-        storeEnum(value.rawValue, UnsafeMutableRawPointer(slot), size: MemoryLayout<C>.size)
+        storeEnum(value.rawValue, slot)
         return slot
     }
 
@@ -186,7 +185,10 @@ import CNanopb
     /// Replaces a repeated scalar field; returns the new pointer and count.
     public static func storing<T>(array values: [T], replacing old: UnsafeMutablePointer<T>?, count oldCount: pb_size_t) -> (UnsafeMutablePointer<T>?, pb_size_t) {
         replacingArray(of: T.self, count: values.count, old: old, oldCount: oldCount, release: { p, _ in release(p) }) { slots in
-            _ = slots.initialize(from: values)
+            // SAFETY: `slots` holds values.count zeroed elements of the trivial C scalar type T.
+            values.withUnsafeBytes { source in
+                if let from = source.baseAddress { memcpy(slots.baseAddress!, from, source.count) }
+            }
             return true
         }
     }
@@ -197,7 +199,7 @@ import CNanopb
         replacingArray(of: C.self, count: values.count, old: old, oldCount: oldCount, release: { p, _ in release(p) }) { slots in
             for (index, value) in values.enumerated() {
                 // SAFETY: `index` < count, the number of zeroed elements `slots` holds.
-                storeEnum(value.rawValue, UnsafeMutableRawPointer(slots.baseAddress! + index), size: MemoryLayout<C>.size)
+                storeEnum(value.rawValue, slots.baseAddress! + index)
             }
             return true
         }
@@ -322,7 +324,7 @@ import CNanopb
     /// Frees each element of a repeated string/bytes field, then the array.
     static func releaseEach<T>(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, _ count: pb_size_t) {
         // SAFETY: each non-null element is its own malloc'd string/bytes, owned by this array only.
-        for element in buffer(elements, count) { wp_pb_counted_free(element) }
+        for element in NanopbElements(elements, count) { wp_pb_counted_free(element) }
         wp_pb_counted_free(elements)
     }
 
@@ -357,26 +359,66 @@ import CNanopb
         return array
     }
 
+    // Every read and write of field memory below goes through a typed pointer's `pointee` or through
+    // memcpy, never `UnsafeRawPointer.load` / `storeBytes` or a generic standard-library copy: in
+    // the debug builds the sanitizer legs use, those are calls into the (uninstrumented) standard
+    // library, so AddressSanitizer and ThreadSanitizer would not see an out-of-bounds or racing
+    // access there. A typed `pointee` access is emitted in this module and is instrumented; memcpy
+    // is intercepted by both sanitizers and checked by valgrind.
+
     /// Reads a C enum slot as Int32. Protobuf enum values fit in int32, so the C enum is int-sized
     /// on every ABI this runs on; other sizes are handled rather than assumed away.
-    static func loadEnum(_ slot: UnsafeRawPointer, size: Int) -> Int32 {
-        // SAFETY: `slot` is a live enum field or element of `size` bytes (MemoryLayout of the C
-        // enum), written by nanopb's decoder (as an integer of that size) or by `storeEnum`.
-        switch size {
-        case 1: return Int32(slot.load(as: Int8.self))
-        case 2: return Int32(slot.load(as: Int16.self))
-        case 8: return Int32(truncatingIfNeeded: slot.load(as: Int64.self))
-        default: return slot.load(as: Int32.self)
+    static func loadEnum<C>(_ slot: UnsafeMutablePointer<C>) -> Int32 {
+        // SAFETY: `slot` is a live enum field or element of type C (written by nanopb's decoder as
+        // an integer of C's size, or by `storeEnum`); it is read as the integer of that size.
+        switch MemoryLayout<C>.size {
+        case 1: return Int32(slot.withMemoryRebound(to: Int8.self, capacity: 1) { $0.pointee })
+        case 2: return Int32(slot.withMemoryRebound(to: Int16.self, capacity: 1) { $0.pointee })
+        case 8: return Int32(truncatingIfNeeded: slot.withMemoryRebound(to: Int64.self, capacity: 1) { $0.pointee })
+        default: return slot.withMemoryRebound(to: Int32.self, capacity: 1) { $0.pointee }
         }
     }
 
-    static func storeEnum(_ value: Int32, _ slot: UnsafeMutableRawPointer, size: Int) {
-        // SAFETY: `slot` is this builder's own allocation of at least `size` bytes.
-        switch size {
-        case 1: slot.storeBytes(of: Int8(truncatingIfNeeded: value), as: Int8.self)
-        case 2: slot.storeBytes(of: Int16(truncatingIfNeeded: value), as: Int16.self)
-        case 8: slot.storeBytes(of: Int64(value), as: Int64.self)
-        default: slot.storeBytes(of: value, as: Int32.self)
+    static func storeEnum<C>(_ value: Int32, _ slot: UnsafeMutablePointer<C>) {
+        // SAFETY: `slot` is this builder's own allocation of (at least) one C.
+        switch MemoryLayout<C>.size {
+        case 1: slot.withMemoryRebound(to: Int8.self, capacity: 1) { $0.pointee = Int8(truncatingIfNeeded: value) }
+        case 2: slot.withMemoryRebound(to: Int16.self, capacity: 1) { $0.pointee = Int16(truncatingIfNeeded: value) }
+        case 8: slot.withMemoryRebound(to: Int64.self, capacity: 1) { $0.pointee = Int64(value) }
+        default: slot.withMemoryRebound(to: Int32.self, capacity: 1) { $0.pointee = value }
         }
+    }
+
+    /// `count` values of a trivial C type at `source`, copied into a new array with memcpy.
+    static func copyOut<T>(_ source: UnsafeRawPointer, as _: T.Type, count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // SAFETY: the caller passes `count` initialised values of the trivial type T at
+            // `source` (a bytes array's data, a repeated scalar field); `buffer` holds `count`.
+            if count > 0 { memcpy(buffer.baseAddress!, source, count * MemoryLayout<T>.stride) }
+            initialized = count
+        }
+    }
+}
+
+/// The elements of a repeated field, read one by one through typed `pointee` loads made in this
+/// module (instrumented under the sanitizers, unlike a standard-library buffer iterator in a debug
+/// build). Valid while the message that owns the array is alive and unchanged.
+@_spi(NanopbFacade) public struct NanopbElements<Element>: Sequence, IteratorProtocol {
+    private let base: UnsafeMutablePointer<Element>?
+    private let count: Int
+    private var index = 0
+
+    init(_ base: UnsafeMutablePointer<Element>?, _ count: pb_size_t) {
+        self.base = base
+        self.count = base == nil ? 0 : Int(count)
+    }
+
+    public var underestimatedCount: Int { count - index }
+
+    public mutating func next() -> Element? {
+        guard index < count, let base else { return nil }
+        defer { index += 1 }
+        // SAFETY: repeated fields keep `count` initialised elements at `base` (decoder and setters).
+        return (base + index).pointee
     }
 }
