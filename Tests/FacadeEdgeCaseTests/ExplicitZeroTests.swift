@@ -44,7 +44,7 @@ struct ExplicitZero: Sendable, CustomTestStringConvertible {
     }
 
     @Test func anExplicitZeroReadsAsZero() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let facade = try Rtm_DataPacket(serializedBytes: [0x20, 0x00])  // sequence = 0
             #expect(facade.sequence == 0)
             #expect(try facade.serializedBytes() == [0x20, 0x00])

@@ -7,7 +7,7 @@ import BundledProto
 
 @Suite struct EnumTests {
     @Test func unknownEnumValuesRoundTripThroughDecodeAndEncode() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             // Codec.codec (field 1) = 77, a number MediaCodec does not name.
             let decoded = try Rtm_Codec(serializedBytes: [0x08, 77])
             #expect(decoded.codec.rawValue == 77)
@@ -18,7 +18,7 @@ import BundledProto
     }
 
     @Test func negativeEnumValuesRoundTrip() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let error = Rtm_Error.with { $0.code = .transportClosed }
             let back = try roundTrip(error)
             #expect(back.code == .transportClosed && back.code.rawValue == -2)
@@ -39,7 +39,7 @@ import BundledProto
     }
 
     @Test func unknownValuesInRepeatedAndMapEnumsSurvive() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let join = Rtm_Join.with { $0.preferredCodecs = [Rtm_MediaCodec(rawValue: 1000), .h265] }
             #expect(try roundTrip(join).preferredCodecs.map(\.rawValue) == [1000, 13])
         }

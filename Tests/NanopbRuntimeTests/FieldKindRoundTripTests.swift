@@ -16,7 +16,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
 
 @Suite struct FieldKindRoundTripTests {
     @Test func singularAndRepeatedScalarsOfEveryTypeRoundTrip() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let stats = Rtm_RtpStreamStats.with {
                 $0.ssrc = 0xDEAD_BEEF
                 $0.mimeType = "video/VP9 ✓"
@@ -77,7 +77,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func implicitPresenceDefaultsAreNotEncoded() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let packet = Rtm_DataPacket.with {
                 $0.kind = .reliable
                 $0.senderIdentity = ""
@@ -92,7 +92,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func stringsBytesAndRepeatedEnumsRoundTrip() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let join = Rtm_Join.with {
                 $0.token = "tök\u{1F600}"
                 $0.client = .with { $0.capabilities = ["a", "", "c"] }
@@ -112,7 +112,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func mapsOfEveryKeyTypeAndValueKindRoundTrip() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let snapshot = Rtm_StatsSnapshot.with {
                 $0.takenAt = .with { $0.seconds = 1_700_000_000; $0.nanos = 5 }
                 $0.streamsBySsrc = [1: .with { $0.packets = 3 }, 2: Rtm_RtpStreamStats()]
@@ -148,7 +148,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func equalMapsBuiltInDifferentOrdersEncodeIdentically() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let keys = (0..<50).map { "k\($0)" }
             let a = Rtm_Error.with { b in b.details = Dictionary(uniqueKeysWithValues: keys.map { ($0, $0) }) }
             let b = Rtm_Error.with { b in b.details = Dictionary(uniqueKeysWithValues: keys.reversed().map { ($0, $0) }) }
@@ -158,7 +158,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func proto2DefaultsAndPresenceReadBackWhenAbsent() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let empty = try Rtm_LegacyJoinRequest(serializedBytes: [0x0A, 0x00, 0x10, 0x01])  // token "", version 1
             #expect(empty.hasToken && empty.token == "")
             #expect(!empty.hasClientName && empty.clientName == "room-system")
@@ -184,7 +184,7 @@ func roundTrip<S>(_ message: NanopbMsg<S>) throws -> NanopbMsg<S> {
     }
 
     @Test func clearingAFieldWithPresenceRemovesIt() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let stats = Rtm_RtpStreamStats.with { $0.mos = 1; $0.retransmissions = .with { $0.ssrc = 1 } }
             let cleared = stats.modifying { $0.clearMos(); $0.clearRetransmissions() }
             #expect(!cleared.hasMos && !cleared.hasRetransmissions)

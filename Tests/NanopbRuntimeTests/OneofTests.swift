@@ -8,7 +8,7 @@ import BundledProto
 
 @Suite struct OneofTests {
     @Test func everyVariantKindRoundTrips() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let variants: [Rtm_DataPacket_OneOf_Value] = [
                 .user(.with { $0.payload = [1, 2]; $0.topic = "t" }),
                 .chat(.with { $0.text = "hi"; $0.quoted = .with { $0.text = "earlier" } }),
@@ -24,7 +24,7 @@ import BundledProto
     }
 
     @Test func switchingVariantsReleasesTheOldPayloadAndKeepsOnlyTheNewOne() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let packet = Rtm_DataPacket.with {
                 $0.value = .chat(.with { $0.text = String(repeating: "x", count: 1000); $0.mentions = ["a", "b"] })
                 $0.value = .debugText("now a string")            // message -> string
@@ -41,7 +41,7 @@ import BundledProto
     }
 
     @Test func settingTheOneofToNilClearsIt() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let packet = Rtm_DataPacket.with { $0.value = .keepalive(true) }.modifying { $0.value = nil }
             #expect(packet.value == nil)
             #expect(try packet.serializedBytes() == [])
@@ -49,7 +49,7 @@ import BundledProto
     }
 
     @Test func memberAccessorsSelectTheVariantAndReadDefaultsOtherwise() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let grant = Rtm_Permission_Grant.with { $0.identityPrefix = "bot-" }
             #expect(grant.subject == .identityPrefix("bot-"))
             #expect(grant.identity == "" && grant.everyone == false)
@@ -60,7 +60,7 @@ import BundledProto
     }
 
     @Test func decodingALaterVariantReplacesAnEarlierOne() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             // debug_text (2048) then keepalive (33554432): the last one wins, nothing leaks.
             let string: [UInt8] = [0x82, 0x80, 0x01, 0x02, 0x68, 0x69]
             let flag: [UInt8] = [0x80, 0x80, 0x80, 0x80, 0x01, 0x01]

@@ -51,7 +51,7 @@ import BundledProto
     }
 
     @Test func aViewKeepsItsParentsStorageAlive() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             weak var parentBox: NanopbBox?
             var view: Rtm_VideoLayer?
             do {
@@ -70,7 +70,7 @@ import BundledProto
     }
 
     @Test func ownedDetachesAViewFromItsParent() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             weak var parentBox: NanopbBox?
             var detached: Rtm_VideoLayer?
             do {

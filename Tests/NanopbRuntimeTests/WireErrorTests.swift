@@ -86,7 +86,7 @@ import BundledProto
     }
 
     @Test func decodedMessagesCompareByCanonicalBytes() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             let a = try Rtm_Codec(serializedBytes: [0x08, 0x01, 0x18, 0x05])
             let b = Rtm_Codec.with { $0.clockRate = 5; $0.codec = .opus }
             #expect(a == b)
@@ -120,7 +120,7 @@ import BundledProto
     }
 
     @Test func nestingUpToTheLimitDecodes() throws {
-        try expectBalancedAllocations {
+        try expectBalancedAllocations { () throws in
             var topic = try Rtm_Topic(serializedBytes: Self.nestedTopics(100))
             var depth = 0
             while let child = topic.children.first { topic = child; depth += 1 }
