@@ -59,7 +59,7 @@ plant() {  # NAME: apply the plant to the scratch tree
     leak) edit Sources/Shipped/NanopbRuntime/NanopbBox.swift \
             '        wp_pb_release(&descriptor, raw)' '        _ = descriptor  // PLANTED: the tree is never released' ;;
     oob-typed) edit Sources/Shipped/NanopbRuntime/NanopbField.swift \
-            '        field?.pointee ?? absent' '        field.map { ($0 + 1).pointee } ?? absent  // PLANTED: one element past the field' ;;
+            '        return field.pointee' '        return (field + 1).pointee  // PLANTED: one element past the field' ;;
     oob-raw) edit Sources/Shipped/NanopbRuntime/NanopbField.swift \
             'as: UInt8.self, count: Int(field.pointee.size))' 'as: UInt8.self, count: Int(field.pointee.size) + 1)  // PLANTED' ;;
     race) edit Sources/Shipped/NanopbRuntime/NanopbMsg.swift \

@@ -23,9 +23,15 @@ import CNanopb
     // MARK: Reading
 
     /// A singular scalar (integer, float, bool); `absent` when the field is not set.
+    /// `@_transparent` (here and in the scalar setter): inlined into the facade even in a debug
+    /// build, so the load is of the concrete C type and instrumented by the sanitizers. In an
+    /// unspecialised generic function it would be a value-witness call into the (uninstrumented)
+    /// Swift runtime, which ASan did not see reading past the field (scripts/plant-bugs.sh).
+    @_transparent
     public static func scalar<T>(_ field: UnsafeMutablePointer<T>?, _ absent: T) -> T {
+        guard let field else { return absent }
         // SAFETY: a non-null scalar field points to one initialised T (decoder or `storing`).
-        field?.pointee ?? absent
+        return field.pointee
     }
 
     /// A singular enum, as the facade's open enum struct (unknown numbers survive).
@@ -69,12 +75,16 @@ import CNanopb
 
     /// A repeated string field.
     public static func strings(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: pb_size_t) -> [String] {
-        NanopbElements(elements, count).map { string($0, "") }
+        guard let elements else { return [] }
+        // SAFETY: `elements` holds `count` string pointers (concrete loads: instrumented).
+        return (0..<Int(count)).map { string((elements + $0).pointee, "") }
     }
 
     /// A repeated bytes field.
     public static func byteArrays(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<pb_bytes_array_t>?>?, _ count: pb_size_t) -> [[UInt8]] {
-        NanopbElements(elements, count).map { bytes($0, []) }
+        guard let elements else { return [] }
+        // SAFETY: `elements` holds `count` bytes-array pointers (concrete loads: instrumented).
+        return (0..<Int(count)).map { bytes((elements + $0).pointee, []) }
     }
 
     /// The entries of a map field (a repeated entry message), for the facade to read key and value.
@@ -105,16 +115,17 @@ import CNanopb
     /// presence, proto3 implicit), storing that value clears the field, so it is not encoded.
     /// The comparison is bitwise, not `==`: `-0.0 == 0` but -0.0 is not the default and must be
     /// written (protobuf's proto3 rules; Google's runtimes and SwiftProtobuf compare bit patterns).
+    @_transparent
     public static func storing<T: Equatable>(_ value: T, replacing old: UnsafeMutablePointer<T>?, omitting: T?) -> UnsafeMutablePointer<T>? {
         if let omitting, sameBits(value, omitting) {
             release(old)
             return nil
         }
-        // SAFETY: `old` is this field's own allocation of one T (see `scalar`).
-        if let old { old.pointee = value; return old }
-        guard let fresh = allocate(T.self, count: 1) else { return nil }
-        fresh.initialize(to: value)
-        return fresh
+        // SAFETY: `old` is this field's own allocation of one T (see `scalar`); a fresh one is
+        // zeroed, and T is a trivial C scalar, so assigning initialises it.
+        guard let slot = old ?? allocate(T.self, count: 1) else { return nil }
+        slot.pointee = value
+        return slot
     }
 
     /// Stores an enum's raw number into the C enum slot (open: any Int32 is kept).
@@ -272,7 +283,7 @@ import CNanopb
 
     /// Bitwise equality of two scalars (integers, bools, floats: no padding bytes). Equal to `==`
     /// except for floats, where it tells -0.0 from 0 and compares NaNs by payload.
-    static func sameBits<T>(_ a: T, _ b: T) -> Bool {
+    @usableFromInline static func sameBits<T>(_ a: T, _ b: T) -> Bool {
         withUnsafeBytes(of: a) { left in withUnsafeBytes(of: b) { right in left.elementsEqual(right) } }
     }
 
@@ -286,7 +297,7 @@ import CNanopb
     }
 
     /// calloc'd (zeroed) storage for `count` values; nil (reported) on failure.
-    static func allocate<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
+    @usableFromInline static func allocate<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
         guard let memory = wp_pb_counted_calloc(Swift.max(count, 1), MemoryLayout<T>.stride) else {
             NanopbDiagnostics.report("allocating \(count) x \(MemoryLayout<T>.stride) bytes", "out of memory")
             return nil
@@ -324,7 +335,8 @@ import CNanopb
     /// Frees each element of a repeated string/bytes field, then the array.
     static func releaseEach<T>(_ elements: UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, _ count: pb_size_t) {
         // SAFETY: each non-null element is its own malloc'd string/bytes, owned by this array only.
-        for element in NanopbElements(elements, count) { wp_pb_counted_free(element) }
+        // SAFETY: each of the `count` elements is its own allocation (or NULL), owned by this array.
+        if let elements { for index in 0..<Int(count) { wp_pb_counted_free((elements + index).pointee) } }
         wp_pb_counted_free(elements)
     }
 
@@ -400,25 +412,29 @@ import CNanopb
     }
 }
 
-/// The elements of a repeated field, read one by one through typed `pointee` loads made in this
-/// module (instrumented under the sanitizers, unlike a standard-library buffer iterator in a debug
-/// build). Valid while the message that owns the array is alive and unchanged.
+/// The elements of a repeated field (map entries), read one by one through typed `pointee` loads.
+/// `next()` is `@_transparent`, so a `for … in` in a facade inlines it with the concrete entry type
+/// even in a debug build, and the load is instrumented (a standard-library buffer iterator, or an
+/// unspecialised generic load, would be a call into the uninstrumented runtime). Valid while the
+/// message that owns the array is alive and unchanged.
 @_spi(NanopbFacade) public struct NanopbElements<Element>: Sequence, IteratorProtocol {
-    private let base: UnsafeMutablePointer<Element>?
-    private let count: Int
-    private var index = 0
+    @usableFromInline let base: UnsafeMutablePointer<Element>?
+    @usableFromInline let count: Int
+    @usableFromInline var index = 0
 
-    init(_ base: UnsafeMutablePointer<Element>?, _ count: pb_size_t) {
+    @usableFromInline init(_ base: UnsafeMutablePointer<Element>?, _ count: pb_size_t) {
         self.base = base
         self.count = base == nil ? 0 : Int(count)
     }
 
     public var underestimatedCount: Int { count - index }
 
+    @_transparent
     public mutating func next() -> Element? {
         guard index < count, let base else { return nil }
-        defer { index += 1 }
         // SAFETY: repeated fields keep `count` initialised elements at `base` (decoder and setters).
-        return (base + index).pointee
+        let element = (base + index).pointee
+        index += 1
+        return element
     }
 }
