@@ -32,6 +32,7 @@ func exerciseOnce(corpus: [(String, [UInt8])], findings: inout Findings) {
     regressions(corpus, &findings)
     hostileInputs(&findings)
     ownership(&findings)
+    getters(&findings)
 }
 
 /// Every exemplar built through the facades, decoded and re-encoded twice (stable round trip), then
@@ -153,5 +154,41 @@ func ownership(_ findings: inout Findings) {
     let switched = packet.modifying { $0.value = .chat(.with { $0.text = "third" }) }
     if packet.sequence != 1 || packet.chat.text != "second" || switched.chat.text != "third" {
         findings.fail("ownership: builder getters or oneof switching")
+    }
+}
+
+/// Every getter kind on decoded messages (the round trips above only encode and decode, through
+/// nanopb): scalars, enums, strings, bytes, their repeated forms, maps, submessages and oneofs --
+/// so valgrind watches the runtime's own reads of field memory too.
+func getters(_ findings: inout Findings) {
+    let stats = Rtm_RtpStreamStats.with {
+        $0.ssrc = 7; $0.mimeType = "video/VP9"; $0.durationS = 2.5; $0.jitterMs = -3; $0.bytesTotal = .min
+        $0.keyframePending = true; $0.lastRtcp = [9, 8, 7]; $0.nackedSequenceNumbers = [1, .max]
+        $0.frameIntervalsMs = [16.5]; $0.layerActive = [true, false]
+    }
+    let join = Rtm_Join.with {
+        $0.token = "t"; $0.client = .with { $0.capabilities = ["x", ""] }
+        $0.preferredCodecs = [.vp9, Rtm_MediaCodec(rawValue: 99)]; $0.sessionTickets = [[], [1, 2]]
+    }
+    let snapshot = Rtm_StatsSnapshot.with {
+        $0.streamsBySsrc = [1: .with { $0.packets = 3 }]; $0.rtcpByArrivalMs = [-1: [1, 2]]
+        $0.layerByRidIndex = [0: .low]; $0.notesByTimeUs = [5: "n"]; $0.qualityByPeer = ["a": .excellent]
+    }
+    do {
+        let s = try Rtm_RtpStreamStats(serializedBytes: stats.serializedBytes())
+        let j = try Rtm_Join(serializedBytes: join.serializedBytes())
+        let m = try Rtm_StatsSnapshot(serializedBytes: snapshot.serializedBytes())
+        let p = try Rtm_DataPacket(serializedBytes: Rtm_DataPacket.with { $0.padding = [1, 2, 3]; $0.chat = .with { $0.text = "c" } }.serializedBytes())
+        let same = s.ssrc == 7 && s.mimeType == "video/VP9" && s.durationS == 2.5 && s.jitterMs == -3
+            && s.bytesTotal == .min && s.keyframePending && s.lastRtcp == [9, 8, 7]
+            && s.nackedSequenceNumbers == [1, .max] && s.frameIntervalsMs == [16.5] && s.layerActive == [true, false]
+            && j.token == "t" && j.client.capabilities == ["x", ""] && j.preferredCodecs == join.preferredCodecs
+            && j.sessionTickets == [[], [1, 2]]
+            && m.streamsBySsrc[1]?.packets == 3 && m.rtcpByArrivalMs == [-1: [1, 2]] && m.layerByRidIndex == [0: .low]
+            && m.notesByTimeUs == [5: "n"] && m.qualityByPeer == ["a": .excellent]
+            && p.padding == [1, 2, 3] && p.chat.text == "c" && "\(p)".hasPrefix("Rtm_DataPacket(")
+        if !same { findings.fail("getters: a decoded value differs from the one built") }
+    } catch {
+        findings.fail("getters: \(error)")
     }
 }
