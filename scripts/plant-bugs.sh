@@ -42,8 +42,14 @@ copy_tree .
 cd "$tree"
 bash scripts/setup.sh >/dev/null
 
-# edit FILE PYTHON-OLD PYTHON-NEW: replace exactly one occurrence (the plant fails if the code moved).
+# edit FILE OLD NEW: replace exactly one occurrence (the plant fails if the code moved), and remember
+# the file so unplant restores it. The facades are touched too: the incremental build does not
+# recompile a client when only an inlined (@_transparent) body of the runtime changed, and a plant in
+# one would otherwise never reach the facades that inline it.
+planted_files=()
 edit() {
+  planted_files+=("$1")
+  touch Sources/Generated/BundledProto/*.swift
   python3 - "$@" <<'EOF'
 import sys
 path, old, new = sys.argv[1:4]
@@ -71,9 +77,11 @@ plant() {  # NAME: apply the plant to the scratch tree
   esac
 }
 
-unplant() {  # restore the scratch tree from the repository's working tree
-  copy_tree Sources
-  cp "$root/.deps/nanopb/pb_decode.c" "$tree/.deps/nanopb/pb_decode.c"
+unplant() {  # restore the planted files from the repository's working tree (with a fresh mtime)
+  local f
+  for f in "${planted_files[@]}"; do cp "$root/$f" "$tree/$f"; done
+  [ ${#planted_files[@]} -eq 0 ] || touch Sources/Generated/BundledProto/*.swift
+  planted_files=()
   bash scripts/setup.sh >/dev/null
 }
 
@@ -134,7 +142,5 @@ for p in "${plants[@]}"; do
   done
 done
 unplant
-echo
-echo "Planted bugs:"
-printf '  %s\n' "${results[@]}"
+{ echo; echo "Planted bugs:"; printf '  %s\n' "${results[@]}"; } | tee "$logs/summary.txt"
 exit "$status"
