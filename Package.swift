@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BundledProto", targets: ["BundledProto"]),
         .library(name: "ProtoOracle", targets: ["ProtoOracle"]),
         .executable(name: "wireproof", targets: ["wireproof"]),
+        .executable(name: "runtime-exerciser", targets: ["runtime-exerciser"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "BundledProtoC", targets: ["BundledProtoC"]),
@@ -38,7 +39,7 @@ let package = Package(
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
-        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
@@ -64,7 +65,7 @@ let package = Package(
         // concatenation merge (NanopbMsg.stamping).
         .testTarget(
             name: "FacadeEdgeCaseTests",
-            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
+            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "NanopbTestSupport"]),
         // Every oracle exemplar built through the facades (the generated BundledProtoCatalog) against
         // the oracle through FacadeProof: same bytes, stable round trip, same message; seeded mutation.
         .testTarget(
@@ -101,6 +102,14 @@ let package = Package(
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
-        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb"]),
+        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb", "BundledProto", "NanopbTestSupport"]),
+        // The shipped layer on every exemplar, mutation, fuzz regression and hostile input, one
+        // thread, no swift-testing: what `make valgrind` runs, and scripts/peak-memory.sh's decoder.
+        .executableTarget(
+            name: "runtime-exerciser", dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "CNanopb"],
+            path: "Sources/Proof/RuntimeExerciser"),
+        // Test-only: allocation accounting (live heap blocks through CNanopb's counted hooks) for
+        // every suite that decodes, builds, modifies or releases messages.
+        .target(name: "NanopbTestSupport", dependencies: ["CNanopb"], path: "Tests/NanopbTestSupport"),
     ]
 )

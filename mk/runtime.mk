@@ -7,3 +7,16 @@ wide-schema: setup
 	@bash scripts/wide-schema.sh
 check-wide-schema: setup
 	@bash scripts/wide-schema.sh --check
+
+# valgrind memcheck over runtime-exerciser (scripts/valgrind.sh): exemplars, mutations, fuzz
+# regressions, hostile inputs, ownership paths; leaks and memory errors fail (scripts/valgrind.supp
+# suppresses only the Swift runtime's one-time allocations). A CI leg (~2 min).
+.PHONY: valgrind
+valgrind: setup
+	@bash scripts/valgrind.sh
+
+# Peak resident memory of decoding the issue's hostile inputs through the facades, with the standard
+# allocation budget and without one (scripts/peak-memory.sh). A measurement, not a test.
+.PHONY: peak-memory
+peak-memory: setup
+	@bash scripts/peak-memory.sh

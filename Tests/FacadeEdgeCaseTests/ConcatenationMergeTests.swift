@@ -2,6 +2,7 @@
 // only the new field. Each case is read back through the facade and through the oracle.
 
 import Testing
+import NanopbTestSupport
 import NanopbRuntime
 import BundledProto
 import ProtoOracle
@@ -120,9 +121,11 @@ struct ScalarStamp: Sendable, CustomTestStringConvertible {
     }
 
     @Test func stampingAMessageWithAMissingRequiredFieldThrows() {
-        // proto2: the patch must be encodable on its own.
-        #expect(throws: NanopbError.encodeFailed(reason: .missingRequiredField)) {
-            try Rtm_LegacyJoinRequest.stamping([]) { $0.clientName = "x" }
+        expectBalancedAllocations {
+            // proto2: the patch must be encodable on its own.
+            #expect(throws: NanopbError.encodeFailed(reason: .missingRequiredField)) {
+                try Rtm_LegacyJoinRequest.stamping([]) { $0.clientName = "x" }
+            }
         }
     }
 }

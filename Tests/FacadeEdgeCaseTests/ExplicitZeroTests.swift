@@ -3,6 +3,7 @@
 // the oracle) treat zero as absent. Builders never store such a zero.
 
 import Testing
+import NanopbTestSupport
 import NanopbRuntime
 import BundledProto
 import ProtoOracle
@@ -43,9 +44,11 @@ struct ExplicitZero: Sendable, CustomTestStringConvertible {
     }
 
     @Test func anExplicitZeroReadsAsZero() throws {
-        let facade = try Rtm_DataPacket(serializedBytes: [0x20, 0x00])  // sequence = 0
-        #expect(facade.sequence == 0)
-        #expect(try facade.serializedBytes() == [0x20, 0x00])
+        try expectBalancedAllocations { () throws in
+            let facade = try Rtm_DataPacket(serializedBytes: [0x20, 0x00])  // sequence = 0
+            #expect(facade.sequence == 0)
+            #expect(try facade.serializedBytes() == [0x20, 0x00])
+        }
     }
 
     @Test func theBuilderStoresAnImplicitPresenceZeroAsAbsent() async throws {

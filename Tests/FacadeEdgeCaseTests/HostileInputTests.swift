@@ -8,6 +8,7 @@ import Testing
 import NanopbRuntime
 import BundledProto
 import ProtoOracle
+import NanopbTestSupport
 
 /// Malformed input, what nanopb says about it, and what the oracle says.
 struct HostileCase: Sendable, CustomTestStringConvertible {
@@ -61,7 +62,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: cases)
     func malformedInputFailsWithATypedErrorAndAnOffset(_ hostile: HostileCase) async throws {
         let oracle = try await Oracle.bundled()
-        #expect(throws: hostile.nanopb) { try hostile.decodeThroughTheFacade() }
+        expectBalancedAllocations { #expect(throws: hostile.nanopb) { try hostile.decodeThroughTheFacade() } }
         #expect(try oracle.decodeError(hostile.bytes, as: hostile.message) == hostile.oracle)
     }
 
@@ -92,13 +93,15 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         let bytes = try packet.serializedBytes()
         for length in 0..<bytes.count {
             let prefix = Array(bytes[..<length])
-            var facadeAccepted = true
-            do {
-                _ = try Rtm_DataPacket(serializedBytes: prefix)
-            } catch {
-                facadeAccepted = false
-                guard case .decodeFailed(let reason, let offset) = error else { Issue.record("\(error)"); continue }
-                #expect(reason != .other("(no message)") && (0...length).contains(offset), "prefix \(length)")
+            let facadeAccepted = expectBalancedAllocations("prefix \(length)") { () -> Bool in
+                do throws(NanopbError) {
+                    _ = try Rtm_DataPacket(serializedBytes: prefix)
+                    return true
+                } catch {
+                    guard case .decodeFailed(let reason, let offset) = error else { Issue.record("\(error)"); return false }
+                    #expect(reason != .other("(no message)") && (0...length).contains(offset), "prefix \(length)")
+                    return false
+                }
             }
             let oracleAccepted = (try? oracle.decode(prefix, as: "rtm.DataPacket")) != nil
             #expect(facadeAccepted == oracleAccepted, "prefix \(length)")

@@ -2,116 +2,200 @@
 // owned() detaching them, and builder getters never handing out views into a builder.
 
 import Testing
+import NanopbTestSupport
 @_spi(NanopbFacade) import NanopbRuntime
 import BundledProto
 
 @Suite struct OwnershipTests {
     @Test func modifyingAUniquelyOwnedMessageMutatesInPlace() {
-        let message = Rtm_Codec.with { $0.mimeType = "audio/opus"; $0.clockRate = 48_000 }
-        let storage = ObjectIdentifier(message._box)
-        let address = message._pointer
-        let changed = (consume message).modifying { $0.channels = 2 }
-        #expect(ObjectIdentifier(changed._box) == storage)
-        #expect(changed._pointer == address)
-        #expect(changed.channels == 2 && changed.mimeType == "audio/opus" && changed.clockRate == 48_000)
+        expectBalancedAllocations {
+            let message = Rtm_Codec.with { $0.mimeType = "audio/opus"; $0.clockRate = 48_000 }
+            let storage = ObjectIdentifier(message._box)
+            let address = message._pointer
+            let changed = (consume message).modifying { $0.channels = 2 }
+            #expect(ObjectIdentifier(changed._box) == storage)
+            #expect(changed._pointer == address)
+            #expect(changed.channels == 2 && changed.mimeType == "audio/opus" && changed.clockRate == 48_000)
+        }
     }
 
     @Test func modifyingASharedMessageCopiesAndLeavesTheOriginalUntouched() {
-        let original = Rtm_Codec.with { $0.mimeType = "audio/opus" }
-        let shared = original
-        let changed = shared.modifying { $0.mimeType = "audio/red" }
-        #expect(ObjectIdentifier(changed._box) != ObjectIdentifier(original._box))
-        #expect(original.mimeType == "audio/opus")
-        #expect(changed.mimeType == "audio/red")
+        expectBalancedAllocations {
+            let original = Rtm_Codec.with { $0.mimeType = "audio/opus" }
+            let shared = original
+            let changed = shared.modifying { $0.mimeType = "audio/red" }
+            #expect(ObjectIdentifier(changed._box) != ObjectIdentifier(original._box))
+            #expect(original.mimeType == "audio/opus")
+            #expect(changed.mimeType == "audio/red")
+        }
     }
 
     @Test func modifyingAViewCopiesInsteadOfWritingIntoTheParent() {
-        let layer = Rtm_SimulcastCodec.with { $0.layers = [.with { $0.width = 640 }] }
-        let view = layer.layers[0]
-        #expect(!view.isOwning)
-        let changed = view.modifying { $0.width = 1280 }
-        #expect(changed.isOwning && changed.width == 1280)
-        #expect(layer.layers[0].width == 640)
-        #expect(ObjectIdentifier(changed._box) != ObjectIdentifier(layer._box))
+        expectBalancedAllocations {
+            let layer = Rtm_SimulcastCodec.with { $0.layers = [.with { $0.width = 640 }] }
+            let view = layer.layers[0]
+            #expect(!view.isOwning)
+            let changed = view.modifying { $0.width = 1280 }
+            #expect(changed.isOwning && changed.width == 1280)
+            #expect(layer.layers[0].width == 640)
+            #expect(ObjectIdentifier(changed._box) != ObjectIdentifier(layer._box))
+        }
     }
 
     @Test func modifyingTheSharedEmptyValueNeverWritesIt() {
-        let built = Rtm_Codec().modifying { $0.fmtp = "x" }
-        #expect(built.fmtp == "x")
-        #expect(Rtm_Codec().fmtp == "" && (try? Rtm_Codec().serializedBytes()) == [])
+        expectBalancedAllocations {
+            let built = Rtm_Codec().modifying { $0.fmtp = "x" }
+            #expect(built.fmtp == "x")
+            #expect(Rtm_Codec().fmtp == "" && (try? Rtm_Codec().serializedBytes()) == [])
+        }
     }
 
     @Test func aViewKeepsItsParentsStorageAlive() throws {
-        weak var parentBox: NanopbBox?
-        var view: Rtm_VideoLayer?
-        do {
-            let parent = try Rtm_SimulcastCodec(serializedBytes: Rtm_SimulcastCodec.with {
-                $0.layers = [.with { $0.rid = "q" }, .with { $0.rid = "h" }]
-            }.serializedBytes())
-            parentBox = parent._box
-            view = parent.layers[1]
+        try expectBalancedAllocations { () throws in
+            weak var parentBox: NanopbBox?
+            var view: Rtm_VideoLayer?
+            do {
+                let parent = try Rtm_SimulcastCodec(serializedBytes: Rtm_SimulcastCodec.with {
+                    $0.layers = [.with { $0.rid = "q" }, .with { $0.rid = "h" }]
+                }.serializedBytes())
+                parentBox = parent._box
+                view = parent.layers[1]
+            }
+            #expect(parentBox != nil, "the view must retain the parent's box")
+            #expect(view?.rid == "h")
+            #expect(view.map { ObjectIdentifier($0._box) } == parentBox.map(ObjectIdentifier.init))
+            view = nil
+            #expect(parentBox == nil, "dropping the last view frees the parent")
         }
-        #expect(parentBox != nil, "the view must retain the parent's box")
-        #expect(view?.rid == "h")
-        #expect(view.map { ObjectIdentifier($0._box) } == parentBox.map(ObjectIdentifier.init))
-        view = nil
-        #expect(parentBox == nil, "dropping the last view frees the parent")
     }
 
     @Test func ownedDetachesAViewFromItsParent() throws {
-        weak var parentBox: NanopbBox?
-        var detached: Rtm_VideoLayer?
-        do {
-            let parent = Rtm_SimulcastCodec.with { $0.layers = [.with { $0.rid = "f"; $0.width = 1920 }] }
-            parentBox = parent._box
-            detached = parent.layers[0].owned()
+        try expectBalancedAllocations { () throws in
+            weak var parentBox: NanopbBox?
+            var detached: Rtm_VideoLayer?
+            do {
+                let parent = Rtm_SimulcastCodec.with { $0.layers = [.with { $0.rid = "f"; $0.width = 1920 }] }
+                parentBox = parent._box
+                detached = parent.layers[0].owned()
+            }
+            #expect(parentBox == nil, "owned() must not retain the parent")
+            #expect(detached?.isOwning == true)
+            #expect(detached?.rid == "f" && detached?.width == 1920)
         }
-        #expect(parentBox == nil, "owned() must not retain the parent")
-        #expect(detached?.isOwning == true)
-        #expect(detached?.rid == "f" && detached?.width == 1920)
     }
 
     @Test func ownedReturnsAnOwningValueUnchanged() {
-        let message = Rtm_VideoLayer.with { $0.rid = "x" }
-        #expect(ObjectIdentifier(message.owned()._box) == ObjectIdentifier(message._box))
+        expectBalancedAllocations {
+            let message = Rtm_VideoLayer.with { $0.rid = "x" }
+            #expect(ObjectIdentifier(message.owned()._box) == ObjectIdentifier(message._box))
+        }
     }
 
     @Test func submessageReadsAreZeroCopyViews() {
-        let codec = Rtm_SimulcastCodec.with { $0.codec = .with { $0.mimeType = "video/AV1" } }
-        let a = codec.codec, b = codec.codec
-        #expect(a._pointer == b._pointer)
-        #expect(ObjectIdentifier(a._box) == ObjectIdentifier(codec._box))
+        expectBalancedAllocations {
+            let codec = Rtm_SimulcastCodec.with { $0.codec = .with { $0.mimeType = "video/AV1" } }
+            let a = codec.codec, b = codec.codec
+            #expect(a._pointer == b._pointer)
+            #expect(ObjectIdentifier(a._box) == ObjectIdentifier(codec._box))
+        }
     }
 
     @Test func builderGettersReturnCopiesThatSurviveLaterSetters() {
-        var kept: Rtm_Codec?
-        let built = Rtm_SimulcastCodec.with {
-            $0.codec = .with { $0.mimeType = "first" }
-            kept = $0.codec
-            $0.codec = .with { $0.mimeType = "second" }  // frees the struct a view would point into
+        expectBalancedAllocations {
+            var kept: Rtm_Codec?
+            let built = Rtm_SimulcastCodec.with {
+                $0.codec = .with { $0.mimeType = "first" }
+                kept = $0.codec
+                $0.codec = .with { $0.mimeType = "second" }  // frees the struct a view would point into
+            }
+            #expect(kept?.mimeType == "first" && kept?.isOwning == true)
+            #expect(built.codec.mimeType == "second")
         }
-        #expect(kept?.mimeType == "first" && kept?.isOwning == true)
-        #expect(built.codec.mimeType == "second")
     }
 
     @Test func settingAMessageStoresACopyNotAnAlias() {
-        let inner = Rtm_Codec.with { $0.mimeType = "a" }
-        let outer = Rtm_SimulcastCodec.with { $0.codec = inner }
-        #expect(outer.codec._pointer != inner._pointer)
-        #expect(outer.codec == inner)
+        expectBalancedAllocations {
+            let inner = Rtm_Codec.with { $0.mimeType = "a" }
+            let outer = Rtm_SimulcastCodec.with { $0.codec = inner }
+            #expect(outer.codec._pointer != inner._pointer)
+            #expect(outer.codec == inner)
+        }
+    }
+
+    @Test func settingAFreshlyBuiltChildAdoptsItsTreeInsteadOfCopyingIt() {
+        expectBalancedAllocations {
+            // The documented idiom `$0.child = .with { ... }`: the child is uniquely owned, so its tree
+            // moves into the parent (the string allocation is the very one the inner builder made).
+            var innerString: UnsafeMutablePointer<CChar>?
+            let outer = Rtm_SimulcastCodec.with {
+                $0.codec = .with { $0.mimeType = "video/AV1"; innerString = $0._pointer.pointee.mime_type }
+            }
+            #expect(innerString != nil && outer.codec._pointer.pointee.mime_type == innerString)
+            #expect(outer.codec.mimeType == "video/AV1")
+        }
+    }
+
+    @Test func aFreshlyBuiltOneofMemberIsAdoptedToo() {
+        expectBalancedAllocations {
+            var innerText: UnsafeMutablePointer<CChar>?
+            let viaCase = Rtm_DataPacket.with {
+                $0.value = .chat(.with { $0.text = "hi"; innerText = $0._pointer.pointee.text })
+            }
+            #expect(innerText != nil && viaCase.chat._pointer.pointee.text == innerText)
+            let viaMember = Rtm_DataPacket.with {
+                $0.chat = .with { $0.text = "hello"; innerText = $0._pointer.pointee.text }
+            }
+            #expect(viaMember.chat._pointer.pointee.text == innerText && viaMember.chat.text == "hello")
+        }
+    }
+
+    @Test func aSharedChildIsCopiedAndStaysIntact() {
+        expectBalancedAllocations {
+            let child = Rtm_Codec.with { $0.mimeType = "audio/opus" }
+            let outer = Rtm_SimulcastCodec.with { $0.codec = child }
+            #expect(outer.codec._pointer.pointee.mime_type != child._pointer.pointee.mime_type)
+            #expect(child.mimeType == "audio/opus" && outer.codec.mimeType == "audio/opus")
+        }
+    }
+
+    @Test func aViewChildIsCopiedAndItsParentStaysIntact() {
+        expectBalancedAllocations {
+            let source = Rtm_SimulcastCodec.with { $0.codec = .with { $0.mimeType = "video/VP8" } }
+            let outer = Rtm_SimulcastCodec.with { $0.codec = source.codec }
+            #expect(outer.codec._pointer.pointee.mime_type != source.codec._pointer.pointee.mime_type)
+            #expect(source.codec.mimeType == "video/VP8" && outer.codec.mimeType == "video/VP8")
+        }
+    }
+
+    @Test func freshRepeatedElementsAreAdoptedAndSharedOnesCopied() {
+        expectBalancedAllocations {
+            var rids: [UnsafeMutablePointer<CChar>?] = []
+            let adopted = Rtm_SimulcastCodec.with {
+                $0.layers = (0..<3).map { i in .with { $0.rid = "r\(i)"; rids.append($0._pointer.pointee.rid) } }
+            }
+            #expect(NanopbField.entries(adopted._pointer.pointee.layers, adopted._pointer.pointee.layers_count).map { $0.rid } == rids)
+            let shared = adopted.layers.map { $0.owned() }
+            let copied = Rtm_SimulcastCodec.with { $0.layers = shared }
+            #expect(copied.layers.map(\.rid) == ["r0", "r1", "r2"] && shared.map(\.rid) == ["r0", "r1", "r2"])
+            #expect(copied.layers[0]._pointer.pointee.rid != shared[0]._pointer.pointee.rid)
+        }
     }
 
     @Test func emptyMessagesShareOneAllocation() {
-        #expect(ObjectIdentifier(Rtm_Codec()._box) == ObjectIdentifier(Rtm_Codec()._box))
-        let absent = Rtm_SimulcastCodec().codec
-        #expect(ObjectIdentifier(absent._box) == ObjectIdentifier(Rtm_Codec()._box))
+        expectBalancedAllocations {
+            #expect(ObjectIdentifier(Rtm_Codec()._box) == ObjectIdentifier(Rtm_Codec()._box))
+            let absent = Rtm_SimulcastCodec().codec
+            #expect(ObjectIdentifier(absent._box) == ObjectIdentifier(Rtm_Codec()._box))
+        }
     }
 
     @Test func descriptionSurvivesGenericContexts() {
-        func render<T>(_ value: T) -> String { "\(value)" }
-        let layer = Rtm_VideoLayer.with { $0.width = 1 }
-        #expect(render(layer) == "Rtm_VideoLayer(10 01)")
-        #expect(String(describing: layer) == render(layer))
+        expectBalancedAllocations {
+            func render<T>(_ value: T) -> String { "\(value)" }
+            let layer = Rtm_VideoLayer.with { $0.width = 1 }
+            #expect(render(layer) == "Rtm_VideoLayer(10 01)")
+            #expect(String(describing: layer) == render(layer))
+        }
     }
 
     @Test func messagesAreSendableAndReadableConcurrently() async {

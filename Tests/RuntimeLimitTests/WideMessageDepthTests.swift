@@ -55,12 +55,16 @@ func nestedWide(_ levels: Int, key: [UInt8] = [0xC2, 0xB8, 0x02]) -> [UInt8] {
     }
 
     @Test func exactlyOneHundredLevelsDecodeAndOneHundredAndOneFail() throws {
-        var message = try Wide(serializedBytes: nestedWide(100))
+        // Without a budget: every level of this type is a ~24 KB struct from 3 bytes of input, so
+        // the standard allocation budget (6 x input + 1 MiB) stops it after ~44 levels. Here the
+        // nesting limit alone is under test.
+        let unbudgeted = NanopbDecodeOptions(allocationBudget: .unlimited)
+        var message = try Wide(serializedBytes: nestedWide(100), options: unbudgeted)
         var depth = 0
         while let child = message._pointer.pointee.child { message = message._view(child); depth += 1 }
         #expect(depth == 100)
         #expect(throws: NanopbError.decodeFailed(reason: .nestingTooDeep(limit: 100), offset: nestedWide(101).count)) {
-            try Wide(serializedBytes: nestedWide(101))
+            try Wide(serializedBytes: nestedWide(101), options: unbudgeted)
         }
     }
 }

@@ -157,7 +157,7 @@ extension Rtm_Codec.Builder {
     public var feedback: [Rtm_Codec_RtcpFeedback] {
         get { NanopbField.copies(_pointer.pointee.feedback, _pointer.pointee.feedback_count) }
         set {
-            (_pointer.pointee.feedback, _pointer.pointee.feedback_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.feedback, count: _pointer.pointee.feedback_count)
+            (_pointer.pointee.feedback, _pointer.pointee.feedback_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.feedback, count: _pointer.pointee.feedback_count)
         }
     }
 }
@@ -285,7 +285,7 @@ extension Rtm_SimulcastCodec.Builder {
     public var codec: Rtm_Codec {
         get { NanopbField.copy(_pointer.pointee.codec) }
         set {
-            _pointer.pointee.codec = NanopbField.storing(message: newValue, replacing: _pointer.pointee.codec)
+            _pointer.pointee.codec = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.codec)
         }
     }
     public var hasCodec: Bool { _pointer.pointee.codec != nil }
@@ -293,7 +293,7 @@ extension Rtm_SimulcastCodec.Builder {
     public var layers: [Rtm_VideoLayer] {
         get { NanopbField.copies(_pointer.pointee.layers, _pointer.pointee.layers_count) }
         set {
-            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
+            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
         }
     }
     public var cid: String {

@@ -254,49 +254,49 @@ extension Rtm_DataPacket.Builder {
             default: break
             }
             _pointer.pointee.which_value = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .user(let value)?:
-                _pointer.pointee.value.user = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.user = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.user != nil { _pointer.pointee.which_value = 5 }
             case .chat(let value)?:
-                _pointer.pointee.value.chat = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.chat = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.chat != nil { _pointer.pointee.which_value = 6 }
             case .transcription(let value)?:
-                _pointer.pointee.value.transcription = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.transcription = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.transcription != nil { _pointer.pointee.which_value = 7 }
             case .rpcRequest(let value)?:
-                _pointer.pointee.value.rpc_request = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.rpc_request = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.rpc_request != nil { _pointer.pointee.which_value = 8 }
             case .rpcAck(let value)?:
-                _pointer.pointee.value.rpc_ack = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.rpc_ack = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.rpc_ack != nil { _pointer.pointee.which_value = 9 }
             case .rpcResponse(let value)?:
-                _pointer.pointee.value.rpc_response = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.rpc_response = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.rpc_response != nil { _pointer.pointee.which_value = 10 }
             case .streamHeader(let value)?:
-                _pointer.pointee.value.stream_header = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.stream_header = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.stream_header != nil { _pointer.pointee.which_value = 11 }
             case .streamChunk(let value)?:
-                _pointer.pointee.value.stream_chunk = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.stream_chunk = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.stream_chunk != nil { _pointer.pointee.which_value = 12 }
             case .streamTrailer(let value)?:
-                _pointer.pointee.value.stream_trailer = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.stream_trailer = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.stream_trailer != nil { _pointer.pointee.which_value = 13 }
             case .metrics(let value)?:
-                _pointer.pointee.value.metrics = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.metrics = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.metrics != nil { _pointer.pointee.which_value = 14 }
             case .cursor(let value)?:
-                _pointer.pointee.value.cursor = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.cursor = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.cursor != nil { _pointer.pointee.which_value = 15 }
             case .reaction(let value)?:
-                _pointer.pointee.value.reaction = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.reaction = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.reaction != nil { _pointer.pointee.which_value = 16 }
             case .dtmf(let value)?:
-                _pointer.pointee.value.dtmf = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.dtmf = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.dtmf != nil { _pointer.pointee.which_value = 17 }
             case .topicTree(let value)?:
-                _pointer.pointee.value.topic_tree = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.topic_tree = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.topic_tree != nil { _pointer.pointee.which_value = 18 }
             case .opaque(let value)?:
                 _pointer.pointee.value.opaque = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
@@ -325,7 +325,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.user)
         }
         set {
-            self.value = .user(newValue)
+            self.value = .user(consume newValue)
         }
     }
     public var chat: Rtm_ChatMessage {
@@ -334,7 +334,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.chat)
         }
         set {
-            self.value = .chat(newValue)
+            self.value = .chat(consume newValue)
         }
     }
     public var transcription: Rtm_Transcription {
@@ -343,7 +343,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.transcription)
         }
         set {
-            self.value = .transcription(newValue)
+            self.value = .transcription(consume newValue)
         }
     }
     public var rpcRequest: Rtm_RpcRequest {
@@ -352,7 +352,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.rpc_request)
         }
         set {
-            self.value = .rpcRequest(newValue)
+            self.value = .rpcRequest(consume newValue)
         }
     }
     public var rpcAck: Rtm_RpcAck {
@@ -361,7 +361,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.rpc_ack)
         }
         set {
-            self.value = .rpcAck(newValue)
+            self.value = .rpcAck(consume newValue)
         }
     }
     public var rpcResponse: Rtm_RpcResponse {
@@ -370,7 +370,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.rpc_response)
         }
         set {
-            self.value = .rpcResponse(newValue)
+            self.value = .rpcResponse(consume newValue)
         }
     }
     public var streamHeader: Rtm_StreamHeader {
@@ -379,7 +379,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.stream_header)
         }
         set {
-            self.value = .streamHeader(newValue)
+            self.value = .streamHeader(consume newValue)
         }
     }
     public var streamChunk: Rtm_StreamChunk {
@@ -388,7 +388,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.stream_chunk)
         }
         set {
-            self.value = .streamChunk(newValue)
+            self.value = .streamChunk(consume newValue)
         }
     }
     public var streamTrailer: Rtm_StreamTrailer {
@@ -397,7 +397,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.stream_trailer)
         }
         set {
-            self.value = .streamTrailer(newValue)
+            self.value = .streamTrailer(consume newValue)
         }
     }
     public var metrics: Rtm_MetricsBatch {
@@ -406,7 +406,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.metrics)
         }
         set {
-            self.value = .metrics(newValue)
+            self.value = .metrics(consume newValue)
         }
     }
     public var cursor: Rtm_Cursor {
@@ -415,7 +415,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.cursor)
         }
         set {
-            self.value = .cursor(newValue)
+            self.value = .cursor(consume newValue)
         }
     }
     public var reaction: Rtm_Reaction {
@@ -424,7 +424,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.reaction)
         }
         set {
-            self.value = .reaction(newValue)
+            self.value = .reaction(consume newValue)
         }
     }
     public var dtmf: Rtm_SipDtmf {
@@ -433,7 +433,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.dtmf)
         }
         set {
-            self.value = .dtmf(newValue)
+            self.value = .dtmf(consume newValue)
         }
     }
     public var topicTree: Rtm_Topic {
@@ -442,7 +442,7 @@ extension Rtm_DataPacket.Builder {
             return NanopbField.copy(_pointer.pointee.value.topic_tree)
         }
         set {
-            self.value = .topicTree(newValue)
+            self.value = .topicTree(consume newValue)
         }
     }
     public var opaque: [UInt8] {
@@ -528,7 +528,7 @@ extension Rtm_Topic.Builder {
     public var children: [Rtm_Topic] {
         get { NanopbField.copies(_pointer.pointee.children, _pointer.pointee.children_count) }
         set {
-            (_pointer.pointee.children, _pointer.pointee.children_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.children, count: _pointer.pointee.children_count)
+            (_pointer.pointee.children, _pointer.pointee.children_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.children, count: _pointer.pointee.children_count)
         }
     }
     public var maxRateHz: UInt32 {
@@ -619,7 +619,7 @@ extension Rtm_ChatMessage.Builder {
     public var sentAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.sent_at) }
         set {
-            _pointer.pointee.sent_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.sent_at)
+            _pointer.pointee.sent_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.sent_at)
         }
     }
     public var hasSentAt: Bool { _pointer.pointee.sent_at != nil }
@@ -627,7 +627,7 @@ extension Rtm_ChatMessage.Builder {
     public var editedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.edited_at) }
         set {
-            _pointer.pointee.edited_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.edited_at)
+            _pointer.pointee.edited_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.edited_at)
         }
     }
     public var hasEditedAt: Bool { _pointer.pointee.edited_at != nil }
@@ -659,7 +659,7 @@ extension Rtm_ChatMessage.Builder {
     public var quoted: Rtm_ChatMessage {
         get { NanopbField.copy(_pointer.pointee.quoted) }
         set {
-            _pointer.pointee.quoted = NanopbField.storing(message: newValue, replacing: _pointer.pointee.quoted)
+            _pointer.pointee.quoted = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.quoted)
         }
     }
     public var hasQuoted: Bool { _pointer.pointee.quoted != nil }
@@ -697,7 +697,7 @@ extension Rtm_Transcription.Builder {
     public var segments: [Rtm_Transcription_Segment] {
         get { NanopbField.copies(_pointer.pointee.segments, _pointer.pointee.segments_count) }
         set {
-            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
+            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
         }
     }
 }
@@ -893,13 +893,13 @@ extension Rtm_RpcResponse.Builder {
             default: break
             }
             _pointer.pointee.which_result = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .payload(let value)?:
                 _pointer.pointee.result.payload = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.result.payload != nil { _pointer.pointee.which_result = 2 }
             case .error(let value)?:
-                _pointer.pointee.result.error = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.result.error = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.result.error != nil { _pointer.pointee.which_result = 3 }
             }
         }
@@ -919,7 +919,7 @@ extension Rtm_RpcResponse.Builder {
             return NanopbField.copy(_pointer.pointee.result.error)
         }
         set {
-            self.result = .error(newValue)
+            self.result = .error(consume newValue)
         }
     }
 }
@@ -980,7 +980,7 @@ extension Rtm_StreamHeader.Builder {
     public var createdAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.created_at) }
         set {
-            _pointer.pointee.created_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.created_at)
+            _pointer.pointee.created_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.created_at)
         }
     }
     public var hasCreatedAt: Bool { _pointer.pointee.created_at != nil }
@@ -1037,13 +1037,13 @@ extension Rtm_StreamHeader.Builder {
             default: break
             }
             _pointer.pointee.which_content = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .text(let value)?:
-                _pointer.pointee.content.text = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.content.text = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.content.text != nil { _pointer.pointee.which_content = 7 }
             case .file(let value)?:
-                _pointer.pointee.content.file = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.content.file = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.content.file != nil { _pointer.pointee.which_content = 8 }
             }
         }
@@ -1054,7 +1054,7 @@ extension Rtm_StreamHeader.Builder {
             return NanopbField.copy(_pointer.pointee.content.text)
         }
         set {
-            self.content = .text(newValue)
+            self.content = .text(consume newValue)
         }
     }
     public var file: Rtm_StreamHeader_FileHeader {
@@ -1063,7 +1063,7 @@ extension Rtm_StreamHeader.Builder {
             return NanopbField.copy(_pointer.pointee.content.file)
         }
         set {
-            self.content = .file(newValue)
+            self.content = .file(consume newValue)
         }
     }
 }

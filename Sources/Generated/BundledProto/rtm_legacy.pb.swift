@@ -168,7 +168,7 @@ extension Rtm_LegacyJoinRequest.Builder {
     public var display: Rtm_LegacyDisplay {
         get { NanopbField.copy(_pointer.pointee.display) }
         set {
-            _pointer.pointee.display = NanopbField.storing(message: newValue, replacing: _pointer.pointee.display)
+            _pointer.pointee.display = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.display)
         }
     }
     public var hasDisplay: Bool { _pointer.pointee.display != nil }
@@ -342,7 +342,7 @@ extension Rtm_LegacyJoinResponse.Builder {
             default: break
             }
             _pointer.pointee.which_outcome = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .participantSid(let value)?:
                 _pointer.pointee.outcome.participant_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -384,7 +384,7 @@ extension Rtm_LegacyJoinResponse.Builder {
             default: break
             }
             _pointer.pointee.which_retry = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .retryAfterS(let value)?:
                 _pointer.pointee.retry.retry_after_s = NanopbField.storing(value, replacing: nil, omitting: nil)

@@ -127,7 +127,7 @@ extension Rtm_Room.Builder {
     public var createdAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.created_at) }
         set {
-            _pointer.pointee.created_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.created_at)
+            _pointer.pointee.created_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.created_at)
         }
     }
     public var hasCreatedAt: Bool { _pointer.pointee.created_at != nil }
@@ -165,13 +165,13 @@ extension Rtm_Room.Builder {
     public var enabledCodecs: [Rtm_Codec] {
         get { NanopbField.copies(_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) }
         set {
-            (_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.enabled_codecs, count: _pointer.pointee.enabled_codecs_count)
+            (_pointer.pointee.enabled_codecs, _pointer.pointee.enabled_codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.enabled_codecs, count: _pointer.pointee.enabled_codecs_count)
         }
     }
     public var layout: Rtm_Room_Layout {
         get { NanopbField.copy(_pointer.pointee.layout) }
         set {
-            _pointer.pointee.layout = NanopbField.storing(message: newValue, replacing: _pointer.pointee.layout)
+            _pointer.pointee.layout = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.layout)
         }
     }
     public var hasLayout: Bool { _pointer.pointee.layout != nil }
@@ -229,7 +229,7 @@ extension Rtm_Room_Layout.Builder {
     public var root: Rtm_Region {
         get { NanopbField.copy(_pointer.pointee.root) }
         set {
-            _pointer.pointee.root = NanopbField.storing(message: newValue, replacing: _pointer.pointee.root)
+            _pointer.pointee.root = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.root)
         }
     }
     public var hasRoot: Bool { _pointer.pointee.root != nil }
@@ -237,7 +237,7 @@ extension Rtm_Room_Layout.Builder {
     public var grids: [Rtm_Room_Layout_Grid] {
         get { NanopbField.copies(_pointer.pointee.grids, _pointer.pointee.grids_count) }
         set {
-            (_pointer.pointee.grids, _pointer.pointee.grids_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.grids, count: _pointer.pointee.grids_count)
+            (_pointer.pointee.grids, _pointer.pointee.grids_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.grids, count: _pointer.pointee.grids_count)
         }
     }
 }
@@ -273,7 +273,7 @@ extension Rtm_Room_Layout_Grid.Builder {
     public var cells: [Rtm_Room_Layout_Grid_Cell] {
         get { NanopbField.copies(_pointer.pointee.cells, _pointer.pointee.cells_count) }
         set {
-            (_pointer.pointee.cells, _pointer.pointee.cells_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.cells, count: _pointer.pointee.cells_count)
+            (_pointer.pointee.cells, _pointer.pointee.cells_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.cells, count: _pointer.pointee.cells_count)
         }
     }
 }
@@ -383,7 +383,7 @@ extension Rtm_Region.Builder {
     public var split: Rtm_Split {
         get { NanopbField.copy(_pointer.pointee.split) }
         set {
-            _pointer.pointee.split = NanopbField.storing(message: newValue, replacing: _pointer.pointee.split)
+            _pointer.pointee.split = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.split)
         }
     }
     public var hasSplit: Bool { _pointer.pointee.split != nil }
@@ -411,7 +411,7 @@ extension Rtm_Region.Builder {
             default: break
             }
             _pointer.pointee.which_content = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .trackSid(let value)?:
                 _pointer.pointee.content.track_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -479,7 +479,7 @@ extension Rtm_Split.Builder {
     public var parts: [Rtm_Region] {
         get { NanopbField.copies(_pointer.pointee.parts, _pointer.pointee.parts_count) }
         set {
-            (_pointer.pointee.parts, _pointer.pointee.parts_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.parts, count: _pointer.pointee.parts_count)
+            (_pointer.pointee.parts, _pointer.pointee.parts_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.parts, count: _pointer.pointee.parts_count)
         }
     }
     public var weights: [Float] {
@@ -557,7 +557,7 @@ extension Rtm_Participant.Builder {
     public var tracks: [Rtm_TrackInfo] {
         get { NanopbField.copies(_pointer.pointee.tracks, _pointer.pointee.tracks_count) }
         set {
-            (_pointer.pointee.tracks, _pointer.pointee.tracks_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.tracks, count: _pointer.pointee.tracks_count)
+            (_pointer.pointee.tracks, _pointer.pointee.tracks_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.tracks, count: _pointer.pointee.tracks_count)
         }
     }
     public var metadata: String {
@@ -569,7 +569,7 @@ extension Rtm_Participant.Builder {
     public var joinedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.joined_at) }
         set {
-            _pointer.pointee.joined_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.joined_at)
+            _pointer.pointee.joined_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.joined_at)
         }
     }
     public var hasJoinedAt: Bool { _pointer.pointee.joined_at != nil }
@@ -577,7 +577,7 @@ extension Rtm_Participant.Builder {
     public var permission: Rtm_Permission {
         get { NanopbField.copy(_pointer.pointee.permission) }
         set {
-            _pointer.pointee.permission = NanopbField.storing(message: newValue, replacing: _pointer.pointee.permission)
+            _pointer.pointee.permission = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.permission)
         }
     }
     public var hasPermission: Bool { _pointer.pointee.permission != nil }
@@ -684,7 +684,7 @@ extension Rtm_Permission.Builder {
     public var grants: [Rtm_Permission_Grant] {
         get { NanopbField.copies(_pointer.pointee.grants, _pointer.pointee.grants_count) }
         set {
-            (_pointer.pointee.grants, _pointer.pointee.grants_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.grants, count: _pointer.pointee.grants_count)
+            (_pointer.pointee.grants, _pointer.pointee.grants_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.grants, count: _pointer.pointee.grants_count)
         }
     }
 }
@@ -767,7 +767,7 @@ extension Rtm_Permission_Grant.Builder {
             default: break
             }
             _pointer.pointee.which_subject = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .identity(let value)?:
                 _pointer.pointee.subject.identity = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -902,13 +902,13 @@ extension Rtm_TrackInfo.Builder {
     public var layers: [Rtm_VideoLayer] {
         get { NanopbField.copies(_pointer.pointee.layers, _pointer.pointee.layers_count) }
         set {
-            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
+            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
         }
     }
     public var codecs: [Rtm_SimulcastCodec] {
         get { NanopbField.copies(_pointer.pointee.codecs, _pointer.pointee.codecs_count) }
         set {
-            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
+            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
         }
     }
     public var mimeType: String {
@@ -1052,7 +1052,7 @@ extension Rtm_Recording.Builder {
     public var startedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.started_at) }
         set {
-            _pointer.pointee.started_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.started_at)
+            _pointer.pointee.started_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.started_at)
         }
     }
     public var hasStartedAt: Bool { _pointer.pointee.started_at != nil }
@@ -1060,7 +1060,7 @@ extension Rtm_Recording.Builder {
     public var endedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.ended_at) }
         set {
-            _pointer.pointee.ended_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.ended_at)
+            _pointer.pointee.ended_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.ended_at)
         }
     }
     public var hasEndedAt: Bool { _pointer.pointee.ended_at != nil }
@@ -1068,7 +1068,7 @@ extension Rtm_Recording.Builder {
     public var error: Rtm_Error {
         get { NanopbField.copy(_pointer.pointee.error) }
         set {
-            _pointer.pointee.error = NanopbField.storing(message: newValue, replacing: _pointer.pointee.error)
+            _pointer.pointee.error = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.error)
         }
     }
     public var hasError: Bool { _pointer.pointee.error != nil }
@@ -1092,10 +1092,10 @@ extension Rtm_Recording.Builder {
             default: break
             }
             _pointer.pointee.which_source = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .composite(let value)?:
-                _pointer.pointee.source.composite = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.source.composite = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.source.composite != nil { _pointer.pointee.which_source = 7 }
             case .trackSid(let value)?:
                 _pointer.pointee.source.track_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
@@ -1104,7 +1104,7 @@ extension Rtm_Recording.Builder {
                 _pointer.pointee.source.participant_identity = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.source.participant_identity != nil { _pointer.pointee.which_source = 9 }
             case .trackPair(let value)?:
-                _pointer.pointee.source.track_pair = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.source.track_pair = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.source.track_pair != nil { _pointer.pointee.which_source = 10 }
             }
         }
@@ -1115,7 +1115,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.source.composite)
         }
         set {
-            self.source = .composite(newValue)
+            self.source = .composite(consume newValue)
         }
     }
     public var trackSid: String {
@@ -1142,7 +1142,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.source.track_pair)
         }
         set {
-            self.source = .trackPair(newValue)
+            self.source = .trackPair(consume newValue)
         }
     }
     public var output: Rtm_Recording_OneOf_Output? {
@@ -1164,19 +1164,19 @@ extension Rtm_Recording.Builder {
             default: break
             }
             _pointer.pointee.which_output = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .file(let value)?:
-                _pointer.pointee.output.file = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.file = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.file != nil { _pointer.pointee.which_output = 11 }
             case .segments(let value)?:
-                _pointer.pointee.output.segments = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.segments = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.segments != nil { _pointer.pointee.which_output = 12 }
             case .stream(let value)?:
-                _pointer.pointee.output.stream = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.stream = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.stream != nil { _pointer.pointee.which_output = 13 }
             case .images(let value)?:
-                _pointer.pointee.output.images = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.output.images = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.output.images != nil { _pointer.pointee.which_output = 14 }
             }
         }
@@ -1187,7 +1187,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.file)
         }
         set {
-            self.output = .file(newValue)
+            self.output = .file(consume newValue)
         }
     }
     public var segments: Rtm_Recording_SegmentOutput {
@@ -1196,7 +1196,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.segments)
         }
         set {
-            self.output = .segments(newValue)
+            self.output = .segments(consume newValue)
         }
     }
     public var stream: Rtm_Recording_StreamOutput {
@@ -1205,7 +1205,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.stream)
         }
         set {
-            self.output = .stream(newValue)
+            self.output = .stream(consume newValue)
         }
     }
     public var images: Rtm_Recording_ImageOutput {
@@ -1214,7 +1214,7 @@ extension Rtm_Recording.Builder {
             return NanopbField.copy(_pointer.pointee.output.images)
         }
         set {
-            self.output = .images(newValue)
+            self.output = .images(consume newValue)
         }
     }
 }
@@ -1315,7 +1315,7 @@ extension Rtm_Recording_SegmentOutput.Builder {
     public var segments: [Rtm_Recording_SegmentOutput_Segment] {
         get { NanopbField.copies(_pointer.pointee.segments, _pointer.pointee.segments_count) }
         set {
-            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
+            (_pointer.pointee.segments, _pointer.pointee.segments_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.segments, count: _pointer.pointee.segments_count)
         }
     }
 }

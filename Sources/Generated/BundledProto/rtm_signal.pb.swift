@@ -207,49 +207,49 @@ extension Rtm_ClientMessage.Builder {
             default: break
             }
             _pointer.pointee.which_body = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .join(let value)?:
-                _pointer.pointee.body.join = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.join = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.join != nil { _pointer.pointee.which_body = 2 }
             case .description_(let value)?:
-                _pointer.pointee.body.description = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.description = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.description != nil { _pointer.pointee.which_body = 3 }
             case .candidate(let value)?:
-                _pointer.pointee.body.candidate = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.candidate = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.candidate != nil { _pointer.pointee.which_body = 4 }
             case .publish(let value)?:
-                _pointer.pointee.body.publish = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.publish = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.publish != nil { _pointer.pointee.which_body = 5 }
             case .unpublish(let value)?:
-                _pointer.pointee.body.unpublish = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.unpublish = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.unpublish != nil { _pointer.pointee.which_body = 6 }
             case .mute(let value)?:
-                _pointer.pointee.body.mute = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.mute = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.mute != nil { _pointer.pointee.which_body = 7 }
             case .subscription(let value)?:
-                _pointer.pointee.body.subscription = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.subscription = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.subscription != nil { _pointer.pointee.which_body = 8 }
             case .preferredLayer(let value)?:
-                _pointer.pointee.body.preferred_layer = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.preferred_layer = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.preferred_layer != nil { _pointer.pointee.which_body = 9 }
             case .presence(let value)?:
-                _pointer.pointee.body.presence = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.presence = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.presence != nil { _pointer.pointee.which_body = 10 }
             case .leave(let value)?:
-                _pointer.pointee.body.leave = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.leave = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.leave != nil { _pointer.pointee.which_body = 11 }
             case .ping(let value)?:
-                _pointer.pointee.body.ping = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.ping = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.ping != nil { _pointer.pointee.which_body = 12 }
             case .resume(let value)?:
-                _pointer.pointee.body.resume = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.resume = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.resume != nil { _pointer.pointee.which_body = 13 }
             case .moderation(let value)?:
-                _pointer.pointee.body.moderation = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.moderation = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.moderation != nil { _pointer.pointee.which_body = 14 }
             case .legacyJoin(let value)?:
-                _pointer.pointee.body.legacy_join = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.legacy_join = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.legacy_join != nil { _pointer.pointee.which_body = 15 }
             }
         }
@@ -260,7 +260,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.join)
         }
         set {
-            self.body = .join(newValue)
+            self.body = .join(consume newValue)
         }
     }
     public var description_p: Rtm_SessionDescription {
@@ -269,7 +269,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.description)
         }
         set {
-            self.body = .description_(newValue)
+            self.body = .description_(consume newValue)
         }
     }
     public var candidate: Rtm_IceCandidate {
@@ -278,7 +278,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.candidate)
         }
         set {
-            self.body = .candidate(newValue)
+            self.body = .candidate(consume newValue)
         }
     }
     public var publish: Rtm_PublishTrack {
@@ -287,7 +287,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.publish)
         }
         set {
-            self.body = .publish(newValue)
+            self.body = .publish(consume newValue)
         }
     }
     public var unpublish: Rtm_UnpublishTrack {
@@ -296,7 +296,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.unpublish)
         }
         set {
-            self.body = .unpublish(newValue)
+            self.body = .unpublish(consume newValue)
         }
     }
     public var mute: Rtm_SetMuted {
@@ -305,7 +305,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.mute)
         }
         set {
-            self.body = .mute(newValue)
+            self.body = .mute(consume newValue)
         }
     }
     public var subscription: Rtm_UpdateSubscription {
@@ -314,7 +314,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.subscription)
         }
         set {
-            self.body = .subscription(newValue)
+            self.body = .subscription(consume newValue)
         }
     }
     public var preferredLayer: Rtm_SetPreferredLayer {
@@ -323,7 +323,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.preferred_layer)
         }
         set {
-            self.body = .preferredLayer(newValue)
+            self.body = .preferredLayer(consume newValue)
         }
     }
     public var presence: Rtm_UpdatePresence {
@@ -332,7 +332,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.presence)
         }
         set {
-            self.body = .presence(newValue)
+            self.body = .presence(consume newValue)
         }
     }
     public var leave: Rtm_Leave {
@@ -341,7 +341,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.leave)
         }
         set {
-            self.body = .leave(newValue)
+            self.body = .leave(consume newValue)
         }
     }
     public var ping: Rtm_Ping {
@@ -350,7 +350,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.ping)
         }
         set {
-            self.body = .ping(newValue)
+            self.body = .ping(consume newValue)
         }
     }
     public var resume: Rtm_Resume {
@@ -359,7 +359,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.resume)
         }
         set {
-            self.body = .resume(newValue)
+            self.body = .resume(consume newValue)
         }
     }
     public var moderation: Rtm_ModerationAction {
@@ -368,7 +368,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.moderation)
         }
         set {
-            self.body = .moderation(newValue)
+            self.body = .moderation(consume newValue)
         }
     }
     public var legacyJoin: Rtm_LegacyJoinRequest {
@@ -377,7 +377,7 @@ extension Rtm_ClientMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.legacy_join)
         }
         set {
-            self.body = .legacyJoin(newValue)
+            self.body = .legacyJoin(consume newValue)
         }
     }
 }
@@ -556,55 +556,55 @@ extension Rtm_ServerMessage.Builder {
             default: break
             }
             _pointer.pointee.which_body = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .joined(let value)?:
-                _pointer.pointee.body.joined = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.joined = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.joined != nil { _pointer.pointee.which_body = 2 }
             case .description_(let value)?:
-                _pointer.pointee.body.description = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.description = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.description != nil { _pointer.pointee.which_body = 3 }
             case .candidate(let value)?:
-                _pointer.pointee.body.candidate = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.candidate = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.candidate != nil { _pointer.pointee.which_body = 4 }
             case .trackPublished(let value)?:
-                _pointer.pointee.body.track_published = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.track_published = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.track_published != nil { _pointer.pointee.which_body = 5 }
             case .trackUnpublished(let value)?:
-                _pointer.pointee.body.track_unpublished = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.track_unpublished = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.track_unpublished != nil { _pointer.pointee.which_body = 6 }
             case .participants(let value)?:
-                _pointer.pointee.body.participants = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.participants = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.participants != nil { _pointer.pointee.which_body = 7 }
             case .speakers(let value)?:
-                _pointer.pointee.body.speakers = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.speakers = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.speakers != nil { _pointer.pointee.which_body = 8 }
             case .quality(let value)?:
-                _pointer.pointee.body.quality = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.quality = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.quality != nil { _pointer.pointee.which_body = 9 }
             case .allocation(let value)?:
-                _pointer.pointee.body.allocation = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.allocation = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.allocation != nil { _pointer.pointee.which_body = 10 }
             case .room(let value)?:
-                _pointer.pointee.body.room = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.room = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.room != nil { _pointer.pointee.which_body = 11 }
             case .error(let value)?:
-                _pointer.pointee.body.error = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.error = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.error != nil { _pointer.pointee.which_body = 12 }
             case .pong(let value)?:
-                _pointer.pointee.body.pong = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.pong = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.pong != nil { _pointer.pointee.which_body = 13 }
             case .refreshedToken(let value)?:
                 _pointer.pointee.body.refreshed_token = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.body.refreshed_token != nil { _pointer.pointee.which_body = 14 }
             case .leave(let value)?:
-                _pointer.pointee.body.leave = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.leave = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.leave != nil { _pointer.pointee.which_body = 15 }
             case .recording(let value)?:
-                _pointer.pointee.body.recording = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.recording = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.recording != nil { _pointer.pointee.which_body = 16 }
             case .legacyJoined(let value)?:
-                _pointer.pointee.body.legacy_joined = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.body.legacy_joined = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.body.legacy_joined != nil { _pointer.pointee.which_body = 17 }
             }
         }
@@ -615,7 +615,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.joined)
         }
         set {
-            self.body = .joined(newValue)
+            self.body = .joined(consume newValue)
         }
     }
     public var description_p: Rtm_SessionDescription {
@@ -624,7 +624,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.description)
         }
         set {
-            self.body = .description_(newValue)
+            self.body = .description_(consume newValue)
         }
     }
     public var candidate: Rtm_IceCandidate {
@@ -633,7 +633,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.candidate)
         }
         set {
-            self.body = .candidate(newValue)
+            self.body = .candidate(consume newValue)
         }
     }
     public var trackPublished: Rtm_TrackPublished {
@@ -642,7 +642,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.track_published)
         }
         set {
-            self.body = .trackPublished(newValue)
+            self.body = .trackPublished(consume newValue)
         }
     }
     public var trackUnpublished: Rtm_TrackUnpublished {
@@ -651,7 +651,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.track_unpublished)
         }
         set {
-            self.body = .trackUnpublished(newValue)
+            self.body = .trackUnpublished(consume newValue)
         }
     }
     public var participants: Rtm_ParticipantsChanged {
@@ -660,7 +660,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.participants)
         }
         set {
-            self.body = .participants(newValue)
+            self.body = .participants(consume newValue)
         }
     }
     public var speakers: Rtm_SpeakersChanged {
@@ -669,7 +669,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.speakers)
         }
         set {
-            self.body = .speakers(newValue)
+            self.body = .speakers(consume newValue)
         }
     }
     public var quality: Rtm_QualityChanged {
@@ -678,7 +678,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.quality)
         }
         set {
-            self.body = .quality(newValue)
+            self.body = .quality(consume newValue)
         }
     }
     public var allocation: Rtm_LayerAllocation {
@@ -687,7 +687,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.allocation)
         }
         set {
-            self.body = .allocation(newValue)
+            self.body = .allocation(consume newValue)
         }
     }
     public var room: Rtm_Room {
@@ -696,7 +696,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.room)
         }
         set {
-            self.body = .room(newValue)
+            self.body = .room(consume newValue)
         }
     }
     public var error: Rtm_Error {
@@ -705,7 +705,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.error)
         }
         set {
-            self.body = .error(newValue)
+            self.body = .error(consume newValue)
         }
     }
     public var pong: Rtm_Pong {
@@ -714,7 +714,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.pong)
         }
         set {
-            self.body = .pong(newValue)
+            self.body = .pong(consume newValue)
         }
     }
     public var refreshedToken: String {
@@ -732,7 +732,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.leave)
         }
         set {
-            self.body = .leave(newValue)
+            self.body = .leave(consume newValue)
         }
     }
     public var recording: Rtm_Recording {
@@ -741,7 +741,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.recording)
         }
         set {
-            self.body = .recording(newValue)
+            self.body = .recording(consume newValue)
         }
     }
     public var legacyJoined: Rtm_LegacyJoinResponse {
@@ -750,7 +750,7 @@ extension Rtm_ServerMessage.Builder {
             return NanopbField.copy(_pointer.pointee.body.legacy_joined)
         }
         set {
-            self.body = .legacyJoined(newValue)
+            self.body = .legacyJoined(consume newValue)
         }
     }
 }
@@ -930,7 +930,7 @@ extension Rtm_IceCandidate.Builder {
             default: break
             }
             _pointer.pointee.which_address = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .ipv4(let value)?:
                 _pointer.pointee.address.ipv4 = NanopbField.storing(value, replacing: nil, omitting: nil)
@@ -1112,7 +1112,7 @@ extension Rtm_Join.Builder {
     public var client: Rtm_ClientInfo {
         get { NanopbField.copy(_pointer.pointee.client) }
         set {
-            _pointer.pointee.client = NanopbField.storing(message: newValue, replacing: _pointer.pointee.client)
+            _pointer.pointee.client = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.client)
         }
     }
     public var hasClient: Bool { _pointer.pointee.client != nil }
@@ -1182,7 +1182,7 @@ extension Rtm_Joined.Builder {
     public var room: Rtm_Room {
         get { NanopbField.copy(_pointer.pointee.room) }
         set {
-            _pointer.pointee.room = NanopbField.storing(message: newValue, replacing: _pointer.pointee.room)
+            _pointer.pointee.room = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.room)
         }
     }
     public var hasRoom: Bool { _pointer.pointee.room != nil }
@@ -1190,7 +1190,7 @@ extension Rtm_Joined.Builder {
     public var local: Rtm_Participant {
         get { NanopbField.copy(_pointer.pointee.local) }
         set {
-            _pointer.pointee.local = NanopbField.storing(message: newValue, replacing: _pointer.pointee.local)
+            _pointer.pointee.local = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.local)
         }
     }
     public var hasLocal: Bool { _pointer.pointee.local != nil }
@@ -1198,13 +1198,13 @@ extension Rtm_Joined.Builder {
     public var others: [Rtm_Participant] {
         get { NanopbField.copies(_pointer.pointee.others, _pointer.pointee.others_count) }
         set {
-            (_pointer.pointee.others, _pointer.pointee.others_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.others, count: _pointer.pointee.others_count)
+            (_pointer.pointee.others, _pointer.pointee.others_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.others, count: _pointer.pointee.others_count)
         }
     }
     public var iceServers: [Rtm_IceServer] {
         get { NanopbField.copies(_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) }
         set {
-            (_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.ice_servers, count: _pointer.pointee.ice_servers_count)
+            (_pointer.pointee.ice_servers, _pointer.pointee.ice_servers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.ice_servers, count: _pointer.pointee.ice_servers_count)
         }
     }
     public var subscriberPrimary: Bool {
@@ -1312,13 +1312,13 @@ extension Rtm_PublishTrack.Builder {
     public var layers: [Rtm_VideoLayer] {
         get { NanopbField.copies(_pointer.pointee.layers, _pointer.pointee.layers_count) }
         set {
-            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
+            (_pointer.pointee.layers, _pointer.pointee.layers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.layers, count: _pointer.pointee.layers_count)
         }
     }
     public var codecs: [Rtm_SimulcastCodec] {
         get { NanopbField.copies(_pointer.pointee.codecs, _pointer.pointee.codecs_count) }
         set {
-            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
+            (_pointer.pointee.codecs, _pointer.pointee.codecs_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.codecs, count: _pointer.pointee.codecs_count)
         }
     }
     public var dtx: Bool {
@@ -1374,7 +1374,7 @@ extension Rtm_TrackPublished.Builder {
     public var track: Rtm_TrackInfo {
         get { NanopbField.copy(_pointer.pointee.track) }
         set {
-            _pointer.pointee.track = NanopbField.storing(message: newValue, replacing: _pointer.pointee.track)
+            _pointer.pointee.track = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.track)
         }
     }
     public var hasTrack: Bool { _pointer.pointee.track != nil }
@@ -1428,7 +1428,7 @@ extension Rtm_TrackUnpublished.Builder {
     public var reason: Rtm_Error {
         get { NanopbField.copy(_pointer.pointee.reason) }
         set {
-            _pointer.pointee.reason = NanopbField.storing(message: newValue, replacing: _pointer.pointee.reason)
+            _pointer.pointee.reason = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.reason)
         }
     }
     public var hasReason: Bool { _pointer.pointee.reason != nil }
@@ -1495,7 +1495,7 @@ extension Rtm_UpdateSubscription.Builder {
     public var participantTracks: [Rtm_UpdateSubscription_ParticipantTracks] {
         get { NanopbField.copies(_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) }
         set {
-            (_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.participant_tracks, count: _pointer.pointee.participant_tracks_count)
+            (_pointer.pointee.participant_tracks, _pointer.pointee.participant_tracks_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.participant_tracks, count: _pointer.pointee.participant_tracks_count)
         }
     }
 }
@@ -1775,7 +1775,7 @@ extension Rtm_Resume.Builder {
     public var lastAnswer: Rtm_SessionDescription {
         get { NanopbField.copy(_pointer.pointee.last_answer) }
         set {
-            _pointer.pointee.last_answer = NanopbField.storing(message: newValue, replacing: _pointer.pointee.last_answer)
+            _pointer.pointee.last_answer = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.last_answer)
         }
     }
     public var hasLastAnswer: Bool { _pointer.pointee.last_answer != nil }
@@ -1783,7 +1783,7 @@ extension Rtm_Resume.Builder {
     public var lastOffer: Rtm_SessionDescription {
         get { NanopbField.copy(_pointer.pointee.last_offer) }
         set {
-            _pointer.pointee.last_offer = NanopbField.storing(message: newValue, replacing: _pointer.pointee.last_offer)
+            _pointer.pointee.last_offer = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.last_offer)
         }
     }
     public var hasLastOffer: Bool { _pointer.pointee.last_offer != nil }
@@ -1791,7 +1791,7 @@ extension Rtm_Resume.Builder {
     public var subscription: Rtm_UpdateSubscription {
         get { NanopbField.copy(_pointer.pointee.subscription) }
         set {
-            _pointer.pointee.subscription = NanopbField.storing(message: newValue, replacing: _pointer.pointee.subscription)
+            _pointer.pointee.subscription = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.subscription)
         }
     }
     public var hasSubscription: Bool { _pointer.pointee.subscription != nil }
@@ -1799,13 +1799,13 @@ extension Rtm_Resume.Builder {
     public var published: [Rtm_TrackPublished] {
         get { NanopbField.copies(_pointer.pointee.published, _pointer.pointee.published_count) }
         set {
-            (_pointer.pointee.published, _pointer.pointee.published_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.published, count: _pointer.pointee.published_count)
+            (_pointer.pointee.published, _pointer.pointee.published_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.published, count: _pointer.pointee.published_count)
         }
     }
     public var dataChannels: [Rtm_Resume_DataChannelState] {
         get { NanopbField.copies(_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) }
         set {
-            (_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.data_channels, count: _pointer.pointee.data_channels_count)
+            (_pointer.pointee.data_channels, _pointer.pointee.data_channels_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.data_channels, count: _pointer.pointee.data_channels_count)
         }
     }
     public var failedTrackSids: [String] {
@@ -1869,7 +1869,7 @@ extension Rtm_ParticipantsChanged.Builder {
     public var participants: [Rtm_Participant] {
         get { NanopbField.copies(_pointer.pointee.participants, _pointer.pointee.participants_count) }
         set {
-            (_pointer.pointee.participants, _pointer.pointee.participants_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.participants, count: _pointer.pointee.participants_count)
+            (_pointer.pointee.participants, _pointer.pointee.participants_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.participants, count: _pointer.pointee.participants_count)
         }
     }
 }
@@ -1891,7 +1891,7 @@ extension Rtm_SpeakersChanged.Builder {
     public var speakers: [Rtm_SpeakersChanged_Speaker] {
         get { NanopbField.copies(_pointer.pointee.speakers, _pointer.pointee.speakers_count) }
         set {
-            (_pointer.pointee.speakers, _pointer.pointee.speakers_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.speakers, count: _pointer.pointee.speakers_count)
+            (_pointer.pointee.speakers, _pointer.pointee.speakers_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.speakers, count: _pointer.pointee.speakers_count)
         }
     }
 }
@@ -1949,7 +1949,7 @@ extension Rtm_QualityChanged.Builder {
     public var entries: [Rtm_QualityChanged_Entry] {
         get { NanopbField.copies(_pointer.pointee.entries, _pointer.pointee.entries_count) }
         set {
-            (_pointer.pointee.entries, _pointer.pointee.entries_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.entries, count: _pointer.pointee.entries_count)
+            (_pointer.pointee.entries, _pointer.pointee.entries_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.entries, count: _pointer.pointee.entries_count)
         }
     }
 }
@@ -2111,7 +2111,7 @@ extension Rtm_ModerationAction.Builder {
             default: break
             }
             _pointer.pointee.which_action = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .remove(let value)?:
                 _pointer.pointee.action.remove = NanopbField.storing(value, replacing: nil, omitting: nil)
@@ -2120,7 +2120,7 @@ extension Rtm_ModerationAction.Builder {
                 _pointer.pointee.action.mute_track_sid = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.action.mute_track_sid != nil { _pointer.pointee.which_action = 3 }
             case .setPermission(let value)?:
-                _pointer.pointee.action.set_permission = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.action.set_permission = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.action.set_permission != nil { _pointer.pointee.which_action = 4 }
             case .banSeconds(let value)?:
                 _pointer.pointee.action.ban_seconds = NanopbField.storing(value, replacing: nil, omitting: nil)
@@ -2152,7 +2152,7 @@ extension Rtm_ModerationAction.Builder {
             return NanopbField.copy(_pointer.pointee.action.set_permission)
         }
         set {
-            self.action = .setPermission(newValue)
+            self.action = .setPermission(consume newValue)
         }
     }
     public var banSeconds: UInt32 {

@@ -187,7 +187,7 @@ extension Rtm_RtpStreamStats.Builder {
     public var retransmissions: Rtm_RtpStreamStats {
         get { NanopbField.copy(_pointer.pointee.retransmissions) }
         set {
-            _pointer.pointee.retransmissions = NanopbField.storing(message: newValue, replacing: _pointer.pointee.retransmissions)
+            _pointer.pointee.retransmissions = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.retransmissions)
         }
     }
     public var hasRetransmissions: Bool { _pointer.pointee.retransmissions != nil }
@@ -246,7 +246,7 @@ extension Rtm_MetricsBatch.Builder {
     public var normalizedAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.normalized_at) }
         set {
-            _pointer.pointee.normalized_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.normalized_at)
+            _pointer.pointee.normalized_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.normalized_at)
         }
     }
     public var hasNormalizedAt: Bool { _pointer.pointee.normalized_at != nil }
@@ -260,13 +260,13 @@ extension Rtm_MetricsBatch.Builder {
     public var series: [Rtm_MetricsBatch_TimeSeries] {
         get { NanopbField.copies(_pointer.pointee.series, _pointer.pointee.series_count) }
         set {
-            (_pointer.pointee.series, _pointer.pointee.series_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.series, count: _pointer.pointee.series_count)
+            (_pointer.pointee.series, _pointer.pointee.series_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.series, count: _pointer.pointee.series_count)
         }
     }
     public var events: [Rtm_MetricsBatch_Event] {
         get { NanopbField.copies(_pointer.pointee.events, _pointer.pointee.events_count) }
         set {
-            (_pointer.pointee.events, _pointer.pointee.events_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.events, count: _pointer.pointee.events_count)
+            (_pointer.pointee.events, _pointer.pointee.events_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.events, count: _pointer.pointee.events_count)
         }
     }
 }
@@ -302,7 +302,7 @@ extension Rtm_MetricsBatch_TimeSeries.Builder {
     public var samples: [Rtm_MetricsBatch_TimeSeries_Sample] {
         get { NanopbField.copies(_pointer.pointee.samples, _pointer.pointee.samples_count) }
         set {
-            (_pointer.pointee.samples, _pointer.pointee.samples_count) = NanopbField.storing(messages: newValue, replacing: _pointer.pointee.samples, count: _pointer.pointee.samples_count)
+            (_pointer.pointee.samples, _pointer.pointee.samples_count) = NanopbField.storing(messages: consume newValue, replacing: _pointer.pointee.samples, count: _pointer.pointee.samples_count)
         }
     }
 }
@@ -385,7 +385,7 @@ extension Rtm_MetricsBatch_Event.Builder {
     public var value: Rtm_MetricValue {
         get { NanopbField.copy(_pointer.pointee.value) }
         set {
-            _pointer.pointee.value = NanopbField.storing(message: newValue, replacing: _pointer.pointee.value)
+            _pointer.pointee.value = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.value)
         }
     }
     public var hasValue: Bool { _pointer.pointee.value != nil }
@@ -496,7 +496,7 @@ extension Rtm_MetricValue.Builder {
             default: break
             }
             _pointer.pointee.which_value = 0
-            switch newValue {
+            switch consume newValue {
             case nil: break
             case .real(let value)?:
                 _pointer.pointee.value.real = NanopbField.storing(value, replacing: nil, omitting: nil)
@@ -523,7 +523,7 @@ extension Rtm_MetricValue.Builder {
                 _pointer.pointee.value.blob = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
                 if _pointer.pointee.value.blob != nil { _pointer.pointee.which_value = 8 }
             case .histogram(let value)?:
-                _pointer.pointee.value.histogram = NanopbField.storing(message: value, replacing: nil)
+                _pointer.pointee.value.histogram = NanopbField.storing(message: consume value, replacing: nil)
                 if _pointer.pointee.value.histogram != nil { _pointer.pointee.which_value = 9 }
             }
         }
@@ -606,7 +606,7 @@ extension Rtm_MetricValue.Builder {
             return NanopbField.copy(_pointer.pointee.value.histogram)
         }
         set {
-            self.value = .histogram(newValue)
+            self.value = .histogram(consume newValue)
         }
     }
 }
@@ -757,7 +757,7 @@ extension Rtm_StatsSnapshot.Builder {
     public var takenAt: Google_Protobuf_Timestamp {
         get { NanopbField.copy(_pointer.pointee.taken_at) }
         set {
-            _pointer.pointee.taken_at = NanopbField.storing(message: newValue, replacing: _pointer.pointee.taken_at)
+            _pointer.pointee.taken_at = NanopbField.storing(message: consume newValue, replacing: _pointer.pointee.taken_at)
         }
     }
     public var hasTakenAt: Bool { _pointer.pointee.taken_at != nil }

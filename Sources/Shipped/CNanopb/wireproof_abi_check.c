@@ -18,7 +18,10 @@ _Static_assert(offsetof(pb_istream_t, bytes_left) == 2 * sizeof(void *), "pb_ist
 _Static_assert(offsetof(pb_istream_t, errmsg) == 3 * sizeof(void *), "pb_istream_t.errmsg offset");
 /* patches/nanopb/0100-depth-limit.patch appends the nesting depth after errmsg. */
 _Static_assert(offsetof(pb_istream_t, depth) == 4 * sizeof(void *), "pb_istream_t.depth offset (patch 0100 applied?)");
-_Static_assert(sizeof(pb_istream_t) == 5 * sizeof(void *), "pb_istream_t size");
+/* patches/nanopb/0200-allocation-budget.patch appends the budget pointer after the depth. */
+_Static_assert(offsetof(pb_istream_t, budget) == 5 * sizeof(void *), "pb_istream_t.budget offset (patch 0200 applied?)");
+_Static_assert(sizeof(pb_istream_t) == 6 * sizeof(void *), "pb_istream_t size");
+_Static_assert(sizeof(pb_budget_t) == 3 * sizeof(void *), "pb_budget_t layout");
 _Static_assert(offsetof(pb_ostream_t, bytes_written) == 3 * sizeof(void *), "pb_ostream_t layout");
 _Static_assert(offsetof(pb_ostream_t, errmsg) == 4 * sizeof(void *), "pb_ostream_t.errmsg offset");
 _Static_assert(sizeof(pb_ostream_t) == 5 * sizeof(void *), "pb_ostream_t size");

@@ -28,7 +28,7 @@ public enum NanopbRuntimeVersion_1 {}
 /// consumed (`build()`), and `modifying` writes in place only after `isKnownUniquelyReferenced`
 /// proves no other value can observe the box. Concurrent reads of immutable memory need no lock.
 public final class NanopbBox: @unchecked Sendable {
-    /// The C struct. SAFETY: allocated by `calloc` in `init`, freed only in `deinit`; never null.
+    /// The C struct. SAFETY: allocated (zeroed) in `init`, freed only in `deinit`; never null.
     @_spi(NanopbFacade) public let raw: UnsafeMutableRawPointer
     /// Descriptor of the struct's message type; `pb_release` walks the tree with it.
     let descriptor: pb_msgdesc_t
@@ -37,7 +37,8 @@ public final class NanopbBox: @unchecked Sendable {
     @_spi(NanopbFacade) public init<Storage: NanopbStorage>(emptyOf _: Storage.Type) {
         // Zero size is impossible for a C struct, but calloc(0) may return NULL; ask for one byte.
         let size = Swift.max(MemoryLayout<Storage>.size, 1)
-        guard let memory = calloc(1, size) else {
+        // Through the counted hook (wireproof_pb_alloc.h), like every block of a tree.
+        guard let memory = wp_pb_counted_calloc(1, size) else {
             // The same policy as every Swift allocation: running out of memory for a struct of a
             // few hundred bytes is not a recoverable condition.
             fatalError("NanopbRuntime: out of memory allocating \(size) bytes")
@@ -49,11 +50,11 @@ public final class NanopbBox: @unchecked Sendable {
     deinit {
         var descriptor = self.descriptor
         // SAFETY: `raw` is this box's own allocation of the descriptor's struct type. Every pointer
-        // field in it was allocated with malloc/realloc (by nanopb's decoder or the runtime's
-        // setters), so nanopb's free() of each is valid, and nothing else references the tree once
+        // field in it was allocated through the counted hooks (by nanopb's decoder or the runtime's
+        // setters), so nanopb's pb_free of each is valid, and nothing else references the tree once
         // the last message holding this box is gone.
         wp_pb_release(&descriptor, raw)
-        free(raw)
+        wp_pb_counted_free(raw)
     }
 
     /// The struct as a typed pointer. The caller must pass the storage type the box was made for.

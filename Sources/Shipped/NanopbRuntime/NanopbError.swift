@@ -17,7 +17,9 @@ public enum NanopbError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Submessages nested deeper than `limit` levels (checked inside nanopb's submessage
         /// decoder, patches/nanopb/0100-depth-limit.patch).
         case nestingTooDeep(limit: Int)
-        /// Decoding would have allocated more than `budget` bytes (NanopbDecodeOptions.budget).
+        /// Decoding would have allocated more than `budget` bytes (`NanopbDecodeOptions`, charged
+        /// inside nanopb's decoder by patches/nanopb/0200-allocation-budget.patch); the error's
+        /// offset is where the refused allocation was asked for.
         case budgetExceeded(budget: Int)
         /// "end-of-stream": a tag, value or length runs past the end of the input.
         case endOfStream

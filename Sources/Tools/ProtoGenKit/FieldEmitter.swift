@@ -38,7 +38,10 @@ struct FieldEmitter {
         case .singular(let presence):
             type = plan.value.swiftType
             read = [plan.value.read(slot, builder: builder)]
-            write = ["\(slot) = \(plan.value.store("newValue", replacing: slot, omit: !presence))"]
+            // A message setter hands its value over (`consume`): a freshly built child is then
+            // uniquely referenced and the runtime adopts its tree instead of copying it.
+            let value = plan.value.isMessage ? "consume newValue" : "newValue"
+            write = ["\(slot) = \(plan.value.store(value, replacing: slot, omit: !presence))"]
         case .oneofMember:
             preconditionFailure("oneof members are emitted by OneofEmitter")
         }

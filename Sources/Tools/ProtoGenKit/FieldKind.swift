@@ -68,7 +68,9 @@ struct ValueKind: Equatable {
         case .message: label = "messages"
         case .scalar, .bool: label = "array"
         }
-        return "NanopbField.storing(\(label): newValue, replacing: \(slot), count: \(count))"
+        // Messages are handed over (`consume`), so uniquely owned elements are adopted, not copied.
+        let value = category == .message ? "consume newValue" : "newValue"
+        return "NanopbField.storing(\(label): \(value), replacing: \(slot), count: \(count))"
     }
 }
 

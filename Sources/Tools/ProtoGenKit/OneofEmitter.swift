@@ -35,10 +35,13 @@ struct OneofEmitter {
         for member in oneof.members {
             write.append("case \(member.field.number): \(member.value.release(path(member))); \(path(member)) = nil")
         }
-        write += ["default: break", "}", "\(which) = 0", "switch newValue {", "case nil: break"]
+        // The new value is handed over (`consume`), so a freshly built message member is uniquely
+        // referenced and the runtime adopts its tree instead of copying it.
+        write += ["default: break", "}", "\(which) = 0", "switch consume newValue {", "case nil: break"]
         for member in oneof.members {
             write.append("case .\(caseName(member))(let value)?:")
-            write.append("    \(path(member)) = \(member.value.store("value", replacing: "nil", omit: false))")
+            let value = member.value.isMessage ? "consume value" : "value"
+            write.append("    \(path(member)) = \(member.value.store(value, replacing: "nil", omit: false))")
             write.append("    if \(path(member)) != nil { \(which) = \(member.field.number) }")
         }
         write.append("}")
@@ -51,7 +54,7 @@ struct OneofEmitter {
             let memberRead = ["guard \(which) == \(member.field.number) else { return \(member.value.defaultValue) }",
                               "return \(member.value.read(path(member), builder: builder))"]
             members.append(builder
-                ? .property(name, type: member.value.swiftType, read: memberRead, write: ["self.\(property) = .\(caseName(member))(newValue)"])
+                ? .property(name, type: member.value.swiftType, read: memberRead, write: ["self.\(property) = .\(caseName(member))(\(member.value.isMessage ? "consume newValue" : "newValue"))"])
                 : .getter(name, type: member.value.swiftType, read: memberRead))
         }
         return members

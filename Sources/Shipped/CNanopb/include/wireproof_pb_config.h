@@ -50,6 +50,15 @@
  * Not ABI: only the decoder reads it. */
 #define PB_MAX_NESTING_DEPTH 100
 
+/* Every heap block of a message tree -- nanopb's decoder and pb_release, and the Swift runtime's
+ * setters and boxes -- is allocated and freed through these counted hooks (wireproof_pb_alloc.h),
+ * so a per-thread live-allocation count can prove that decode, build, modify and release return to
+ * their baseline in every ordinary test run, without a sanitizer. They wrap realloc/free: a
+ * block from either side may be released by the other. Not ABI: no layout changes. */
+#include "wireproof_pb_alloc.h"
+#define pb_realloc(ptr, size) wp_pb_counted_realloc(ptr, size)
+#define pb_free(ptr) wp_pb_counted_free(ptr)
+
 /* Deliberately NOT defined (the ABI guard rejects them):
  *   PB_NO_ERRMSG     -- the Swift error carries nanopb's message; removes `errmsg` from streams.
  *   PB_WITHOUT_64BIT -- int64/uint64/fixed64/double fields are ordinary protobuf.
