@@ -117,7 +117,8 @@ def generate(layer):
         devnull = open(os.devnull, "w")
         saved, sys.stdout = sys.stdout, devnull  # universalmutator prints per rule file
         try:
-            found = mutator.mutants_regexp(source, ruleFiles=[rules], ignorePatterns=[])
+            # ignoreStringOnly: a mutant that only changes a string literal (a message) is not a fault.
+            found = mutator.mutants_regexp(source, ruleFiles=[rules], ignorePatterns=[], ignoreStringOnly=True)
         finally:
             sys.stdout = saved
             devnull.close()
@@ -130,13 +131,12 @@ def generate(layer):
 
 
 def sample(mutants_by_layer, count, seed):
-    """`count` mutants spread round-robin over the layers, each layer in a seeded random order."""
-    rng = random.Random(seed)
-    queues = []
-    for name in sorted(mutants_by_layer):
-        q = list(mutants_by_layer[name])
-        rng.shuffle(q)
-        queues.append(q)
+    """`count` mutants spread round-robin over the layers. Within a layer the order is a hash of the
+    seed and the mutant's text (file, original and mutated line, not the line number), so an edit
+    elsewhere does not change which mutants a seed picks: only new or changed code brings new ones."""
+    def key(m):
+        return hashlib.sha1(f"{seed}\0{m.path}\0{m.original}\0{m.mutated}".encode()).hexdigest()
+    queues = [sorted(mutants_by_layer[name], key=key, reverse=True) for name in sorted(mutants_by_layer)]
     picked = []
     while len(picked) < count and any(queues):
         for q in queues:
