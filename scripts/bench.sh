@@ -83,6 +83,7 @@ progress "2/5 writing the scratch package .scratch/bench/pkg (probes, pruned fac
 install() { mkdir -p "$(dirname "$2")"; cmp -s "$1" "$2" || cp "$1" "$2"; }
 src=$out/src
 for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
+install Benchmarks/CodecC/main.c "$pkg/Sources/CodecC/main.c"
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
 # What the facades hold comes from the generation plan (proto.sh --plan-out), never from their text.
 SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir Protos \
@@ -130,6 +131,7 @@ let package = Package(
         .executableTarget(name: "SizeOnePruned", dependencies: ["PrunedOne"]),
         .executableTarget(name: "SizeAll", dependencies: [$(prod BundledProto)]),
         .executableTarget(name: "CodecBench", dependencies: [$(prod BundledProto), $(prod ProtoOracle), $(prod ProtoSchema)]),
+        .executableTarget(name: "CodecC", dependencies: [$(prod BundledProtoC), $(prod CNanopb)]),
     ]
 )
 PKG
@@ -184,6 +186,14 @@ if [ "$CG_ITER" -gt 0 ]; then
   done
 fi
 "$py" Benchmarks/bench-report.py codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
+
+# --- 4b. Ratios against plain nanopb C and libprotobuf, fuzz rate, peak memory (issue 9, item 8) --
+echo
+if [ "$CG_ITER" -gt 0 ]; then
+  bash scripts/bench-ratios.sh "$out" "$TMP" "$CG_ITER"
+else
+  echo "  (no valgrind: the facade / nanopb C / libprotobuf ratios are not measured)"
+fi
 
 # --- 5. Summary ---------------------------------------------------------------------------------
 echo
