@@ -7,6 +7,10 @@
 #      that encodes and decodes a DataPacket, with a per-group breakdown;
 #   4. encode and decode time of the facades against the oracle (wall time, interleaved rounds,
 #      medians, ratios; plus callgrind instruction counts);
+#   4b. scripts/bench-ratios.sh: facades / plain nanopb C (Benchmarks/CodecC) / libprotobuf full and
+#      lite (Benchmarks/CodecCpp) on the chat (356 B) and metrics (22 KB) packets, callgrind; the fuzz
+#      targets' fixed-input rate (builds them if missing; BENCH_FUZZ=0 skips); peak memory on the
+#      hostile inputs (scripts/peak-memory.sh; BENCH_PEAK=0 skips);
 # then a summary table, which it also writes into docs/measurements.md (between the
 # <!-- bench:begin --> / <!-- bench:end --> markers).
 #
@@ -19,7 +23,8 @@
 #   SizeOne           uses every accessor of one message (Benchmarks/touch-gen.py), all types linked
 #   SizeOnePruned     the same source against facades pruned to that one message
 #   SizeAll           uses every accessor of every message
-#   CodecBench        facade vs oracle encode/decode timings
+#   CodecBench        facade vs oracle encode/decode timings; writes the packets' bytes (dump)
+#   CodecC            the same decode/encode in plain C over CNanopb + BundledProtoC
 # Each is built in two release configurations:
 #   default   `swift build -c release`: SwiftPM already links with --gc-sections, but Swift 6.3 on
 #             ELF puts every public symbol in llvm.used (sections flagged SHF_GNU_RETAIN), so public
@@ -63,7 +68,7 @@ knobs=""
 [ -z "$knobs" ] || command="${knobs# } make bench"
 header="Measured $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?') (plus any uncommitted changes), \
 $($SWIFT --version 2>/dev/null | head -1 | sed 's/ (.*//'), $(nproc) cores (shared; load average $(cut -d' ' -f1 /proc/loadavg) at start)."
-echo "To reproduce: $command    (= bash scripts/bench.sh; about 2 minutes on 2 idle cores from nothing)"
+echo "To reproduce: $command    (= bash scripts/bench.sh; about 8 minutes on 2 shared cores from nothing, 5 with the Swift builds cached)"
 echo "$header"
 
 [ -f Sources/Shipped/CNanopb/runtime/pb_decode.c ] || die "nanopb runtime missing: run 'make setup'"
