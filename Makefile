@@ -79,6 +79,7 @@ conformance: setup
 # Size and speed figures of the shipped layer, measured side by side in one run (scripts/bench.sh):
 # runtime lines, facade bytes per message, binary contribution, facade vs oracle encode/decode.
 # Builds in .scratch/bench and /tmp/wp-bench; writes its summary into docs/measurements.md.
+# Also facades / nanopb C / libprotobuf, fuzz fixed-input rate, peak memory (scripts/bench-ratios.sh).
 .PHONY: bench
 bench: setup
 	@bash scripts/bench.sh

@@ -369,6 +369,88 @@ def cmd_codec(results_path, time_output, annotate_dir, iterations):
 
 
 # ---------------------------------------------------------------------------------------------
+RATIO_GOALS = {"c": 1.05}
+
+
+def inclusive(path, pattern):
+    """Inclusive instruction count of the first function matching `pattern` in a callgrind_annotate
+    --inclusive=yes listing."""
+    for line in open(path):
+        m = re.match(r"\s*([\d,]+) .*" + pattern, line)
+        if m:
+            return int(m.group(1).replace(",", ""))
+    return None
+
+
+def cmd_ratios(results_path, work):
+    """Facades / plain nanopb C / libprotobuf full and lite (instructions per operation), the fuzz
+    targets' fixed-input throughput and the peak-memory table (scripts/bench-ratios.sh)."""
+    results = load(results_path)
+    iterations = dict(line.split() for line in open(os.path.join(work, "iterations")))
+    ratios = {"packets": {}}
+    for packet in ["chat", "metrics"]:
+        size = os.path.getsize(os.path.join(work, f"{packet}.bin"))
+        ops = {}
+        for prog in ["facade", "c", "full", "lite"]:
+            name = f"{prog}-{packet}"
+            path, n = os.path.join(work, f"{name}.txt"), int(iterations[name])
+            for kind in ["decode", "encode"]:
+                if prog == "facade":
+                    pattern = r"\$s10CodecBench\d+loopFacade" + kind.capitalize() + r"\w*y"
+                else:
+                    pattern = r":loop_" + kind + r"\b"
+                count = inclusive(path, pattern)
+                if count is None:
+                    sys.exit(f"bench-report: no loop_{kind} in {path}")
+                ops.setdefault(kind, {})[prog] = count / n
+        ratios["packets"][packet] = {"bytes": size, "ops": ops}
+    fixed = None
+    fuzz_path = os.path.join(work, "fuzz-rate.txt")
+    if os.path.exists(fuzz_path):
+        for line in open(fuzz_path):
+            m = re.search(r"fixed inputs, facade / plain C throughput = ([\d.]+)", line)
+            if m:
+                fixed = float(m.group(1))
+    ratios["fuzz_fixed"] = fixed
+    peak_path = os.path.join(work, "peak-memory.txt")
+    ratios["peak_memory"] = open(peak_path).read().rstrip("\n").split("\n") if os.path.exists(peak_path) else None
+    results["ratios"] = ratios
+    save(results_path, results)
+    print()
+    for line in ratio_lines(ratios):
+        print("  " + line)
+
+
+def ratio_lines(ratios):
+    """The ratio table as Markdown lines (printed by `ratios`, written by `summary`)."""
+    p = ratios["packets"]
+    head = " | ".join(f"{k} packet, {v['bytes']:,} B" for k, v in p.items())
+    lines = [f"| instructions per operation (callgrind) | {head} | goal |",
+             "|---|" + "--:|" * len(p) + "---|"]
+    names = {"facade": "facades", "c": "plain nanopb C (same runtime, generated C, flags)",
+             "full": "libprotobuf full (C++, -O2)", "lite": "libprotobuf lite (C++, -O2)"}
+    for kind in ["decode", "encode"]:
+        for prog in ["facade", "c", "full", "lite"]:
+            cells = " | ".join(f"{v['ops'][kind][prog]:,.0f}" for v in p.values())
+            lines.append(f"| {kind}: {names[prog]} | {cells} | |")
+        for prog, label in [("c", "nanopb C"), ("full", "libprotobuf full"), ("lite", "libprotobuf lite")]:
+            values = [v["ops"][kind]["facade"] / v["ops"][kind][prog] for v in p.values()]
+            cells = " | ".join(f"**{x:.2f}**" for x in values)
+            goal = ""
+            if prog in RATIO_GOALS:
+                g = RATIO_GOALS[prog]
+                goal = f"<= {g} ({'met' if all(x <= g for x in values) else 'NOT met'})"
+            lines.append(f"| {kind}: facades / {label} | {cells} | {goal} |")
+    f = ratios.get("fuzz_fixed")
+    lines.append("")
+    lines.append(f"Fuzz target `decode` (facades) / `decode_c` (plain C), throughput on every seed of Corpus/seeds "
+                 f"200 times (ASan + libFuzzer release builds, scripts/fuzz-rate.sh): "
+                 + (f"**{f:.2f}x** (goal >= 0.9x: {'met' if f >= 0.9 else 'NOT met'})" if f is not None
+                    else "not measured in this run (BENCH_FUZZ=0)"))
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
 def cmd_summary(results_path, doc, command, header):
     r = load(results_path)
     rows = []
@@ -382,7 +464,8 @@ def cmd_summary(results_path, doc, command, header):
             continue
         d = sf[config]
         rows.append((f"Facade bytes per used message ({label})",
-                     f"{d['used_per_msg_facade']:,.0f} B (whole binary {d['used_per_msg_alloc']:,.0f} B)",
+                     f"{d['used_per_msg_facade']:,.0f} B (whole binary {d['used_per_msg_alloc']:,.0f} B); goal <= 850 B: "
+                     f"{'met' if d['used_per_msg_facade'] <= 850 else 'NOT met'}",
                      f"(SizeAll - SizeOne) / {n - 1}, facade-attributed symbols; whole binary includes call sites"))
         rows.append((f"Facade bytes per unused message still linked ({label})",
                      f"{d['unused_per_msg_facade']:,.0f} B (whole binary {d['unused_per_msg_alloc']:,.0f} B)",
@@ -436,6 +519,14 @@ def cmd_summary(results_path, doc, command, header):
                                f"{s[config]['SizePacketPruned']['sections'][g]:,} | {s[config]['SizeBaseline']['sections'][g]:,} |")
             section.append(f"| **text+data** | {s[config]['SizePacket']['alloc']:,} | "
                            f"{s[config]['SizePacketPruned']['alloc']:,} | {s[config]['SizeBaseline']['alloc']:,} |")
+        ratios = r.get("ratios")
+        if ratios:
+            section += ["", "Facades against plain nanopb C and Google's libprotobuf on the same bytes "
+                        "(scripts/bench-ratios.sh; **bold**: facades / other, lower is better):", ""]
+            section += ratio_lines(ratios)
+            if ratios.get("peak_memory"):
+                section += ["", "Peak memory on issue 9's hostile inputs (scripts/peak-memory.sh):", "", "```"]
+                section += ratios["peak_memory"] + ["```"]
         section.append("<!-- bench:end -->")
         text = open(doc).read() if os.path.exists(doc) else ""
         begin, end = text.find("<!-- bench:begin"), text.find("<!-- bench:end -->")
@@ -462,6 +553,8 @@ def main():
         cmd_sizes(args[0], args[1:])
     elif cmd == "codec":
         cmd_codec(args[0], args[1], args[2], int(args[3]))
+    elif cmd == "ratios":
+        cmd_ratios(args[0], args[1])
     elif cmd == "summary":
         opts = dict(zip(args[1::2], args[2::2]))
         cmd_summary(args[0], opts.get("--doc"), opts.get("--command", ""), opts.get("--header", ""))

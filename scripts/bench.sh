@@ -7,6 +7,10 @@
 #      that encodes and decodes a DataPacket, with a per-group breakdown;
 #   4. encode and decode time of the facades against the oracle (wall time, interleaved rounds,
 #      medians, ratios; plus callgrind instruction counts);
+#   4b. scripts/bench-ratios.sh: facades / plain nanopb C (Benchmarks/CodecC) / libprotobuf full and
+#      lite (Benchmarks/CodecCpp) on the chat (356 B) and metrics (22 KB) packets, callgrind; the fuzz
+#      targets' fixed-input rate (builds them if missing; BENCH_FUZZ=0 skips); peak memory on the
+#      hostile inputs (scripts/peak-memory.sh; BENCH_PEAK=0 skips);
 # then a summary table, which it also writes into docs/measurements.md (between the
 # <!-- bench:begin --> / <!-- bench:end --> markers).
 #
@@ -19,7 +23,8 @@
 #   SizeOne           uses every accessor of one message (Benchmarks/touch-gen.py), all types linked
 #   SizeOnePruned     the same source against facades pruned to that one message
 #   SizeAll           uses every accessor of every message
-#   CodecBench        facade vs oracle encode/decode timings
+#   CodecBench        facade vs oracle encode/decode timings; writes the packets' bytes (dump)
+#   CodecC            the same decode/encode in plain C over CNanopb + BundledProtoC
 # Each is built in two release configurations:
 #   default   `swift build -c release`: SwiftPM already links with --gc-sections, but Swift 6.3 on
 #             ELF puts every public symbol in llvm.used (sections flagged SHF_GNU_RETAIN), so public
@@ -63,7 +68,7 @@ knobs=""
 [ -z "$knobs" ] || command="${knobs# } make bench"
 header="Measured $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?') (plus any uncommitted changes), \
 $($SWIFT --version 2>/dev/null | head -1 | sed 's/ (.*//'), $(nproc) cores (shared; load average $(cut -d' ' -f1 /proc/loadavg) at start)."
-echo "To reproduce: $command    (= bash scripts/bench.sh; about 2 minutes on 2 idle cores from nothing)"
+echo "To reproduce: $command    (= bash scripts/bench.sh; about 8 minutes on 2 shared cores from nothing, 5 with the Swift builds cached)"
 echo "$header"
 
 [ -f Sources/Shipped/CNanopb/runtime/pb_decode.c ] || die "nanopb runtime missing: run 'make setup'"
@@ -83,6 +88,7 @@ progress "2/5 writing the scratch package .scratch/bench/pkg (probes, pruned fac
 install() { mkdir -p "$(dirname "$2")"; cmp -s "$1" "$2" || cp "$1" "$2"; }
 src=$out/src
 for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
+install Benchmarks/CodecC/main.c "$pkg/Sources/CodecC/main.c"
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
 # What the facades hold comes from the generation plan (proto.sh --plan-out), never from their text.
 SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir Protos \
@@ -130,6 +136,7 @@ let package = Package(
         .executableTarget(name: "SizeOnePruned", dependencies: ["PrunedOne"]),
         .executableTarget(name: "SizeAll", dependencies: [$(prod BundledProto)]),
         .executableTarget(name: "CodecBench", dependencies: [$(prod BundledProto), $(prod ProtoOracle), $(prod ProtoSchema)]),
+        .executableTarget(name: "CodecC", dependencies: [$(prod BundledProtoC), $(prod CNanopb)]),
     ]
 )
 PKG
@@ -184,6 +191,14 @@ if [ "$CG_ITER" -gt 0 ]; then
   done
 fi
 "$py" Benchmarks/bench-report.py codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
+
+# --- 4b. Ratios against plain nanopb C and libprotobuf, fuzz rate, peak memory (issue 9, item 8) --
+echo
+if [ "$CG_ITER" -gt 0 ]; then
+  bash scripts/bench-ratios.sh "$out" "$TMP" "$CG_ITER"
+else
+  echo "  (no valgrind: the facade / nanopb C / libprotobuf ratios are not measured)"
+fi
 
 # --- 5. Summary ---------------------------------------------------------------------------------
 echo

@@ -4,6 +4,7 @@
 # (the same work in C over the same nanopb runtime and generated C), same seeds, same dictionary,
 # same sanitizer (ASan), same libFuzzer seed, one after the other on core 0, SECONDS each
 # (default 60). Prints executions, exec/s, edges and the ratio. Build first: make fuzz-build.
+# FUZZ_RATE_CAMPAIGN=0 skips the campaigns and measures only the fixed input set (make bench does).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,6 +14,7 @@ bin=$(cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
 work=$root/.scratch/fuzz/rate
 declare -A rate edges execs
 for target in decode decode_c; do
+  [ "${FUZZ_RATE_CAMPAIGN:-1}" != 0 ] || { mkdir -p "$work/$target"; continue; }
   [ -x "$bin/$target" ] || { echo "fuzz-rate: $bin/$target missing; run make fuzz-build" >&2; exit 1; }
   rm -rf "$work/$target"; mkdir -p "$work/$target/corpus"
   WIREPROOF_FUZZ_FACADE_ONLY=1 taskset -c 0 "$bin/$target" -seed=1 -max_total_time="$seconds" -print_final_stats=1 \
@@ -23,7 +25,7 @@ for target in decode decode_c; do
   edges[$target]=$(grep -o 'cov: [0-9]*' "$work/$target/log" | tail -n 1 | awk '{print $2}')
   echo "fuzz-rate: $target: ${execs[$target]} executions in $seconds s, ${rate[$target]} exec/s, ${edges[$target]} edges"
 done
-echo "fuzz-rate: facade / plain C exec/s = $(echo "scale=2; ${rate[decode]} / ${rate[decode_c]}" | bc)" \
+[ "${FUZZ_RATE_CAMPAIGN:-1}" = 0 ] || echo "fuzz-rate: facade / plain C exec/s = $(echo "scale=2; ${rate[decode]} / ${rate[decode_c]}" | bc)" \
   "(edges count the instrumented code each path reaches: the facade path also covers the Swift runtime)"
 
 # The same work on a fixed input set (every seed, REPEAT times each): campaign exec/s depends on

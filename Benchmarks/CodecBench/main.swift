@@ -13,6 +13,9 @@
 //       For `valgrind --tool=callgrind`: runs each operation on PACKET (chat or user) ITERATIONS
 //       times inside its own `loop*` function, whose inclusive instruction count bench.sh reads
 //       with callgrind_annotate.
+//   CodecBench dump DESCRIPTOR_SET DIRECTORY
+//       Writes each packet's bytes to DIRECTORY/NAME.bin (chat, user, metrics) for the plain C and
+//       libprotobuf programs of scripts/bench-ratios.sh.
 //
 // Before measuring, both modes check that the oracle re-encodes the facade's bytes byte for byte.
 
@@ -60,6 +63,33 @@ func userPacket() -> Rtm_DataPacket {
             $0.payload = filler(256, seed: 11)
             $0.topic = "sensors/imu"
             $0.id = "pl-000123"
+        })
+    }
+}
+
+/// A metrics batch as a client uploads it every few seconds: 16 labelled series of 96 samples
+/// each. About 22 KB encoded: the large message of the nanopb C and libprotobuf comparison
+/// (scripts/bench-ratios.sh).
+func metricsPacket() -> Rtm_DataPacket {
+    Rtm_DataPacket.with {
+        $0.kind = .reliable
+        $0.senderIdentity = "participant-4f1c2a7e"
+        $0.sequence = 48_214
+        $0.value = .metrics(.with {
+            $0.timestampMs = 1_718_000_000_000
+            $0.labels = (0..<16).map { "webrtc.outbound_rtp.metric_\($0)" }
+            $0.series = (0..<16).map { s in
+                Rtm_MetricsBatch_TimeSeries.with {
+                    $0.labelIndex = UInt32(s)
+                    $0.participantIndex = UInt32(s % 4 + 1)
+                    $0.samples = (0..<96).map { i in
+                        Rtm_MetricsBatch_TimeSeries_Sample.with {
+                            $0.timestampMs = 1_718_000_000_000 + Int64(i * 250)
+                            $0.value = Float(s * 96 + i) * 0.75 + 1
+                        }
+                    }
+                }
+            }
         })
     }
 }
@@ -143,8 +173,9 @@ struct Case {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["time", "count"].contains(arguments[1]) else {
-    fail("usage: CodecBench time DESCRIPTOR_SET [ROUNDS] [BATCH_MS] | count DESCRIPTOR_SET PACKET ITERATIONS")
+guard arguments.count >= 3, ["time", "count", "dump"].contains(arguments[1]) else {
+    fail("usage: CodecBench time DESCRIPTOR_SET [ROUNDS] [BATCH_MS] | count DESCRIPTOR_SET PACKET ITERATIONS"
+        + " | dump DESCRIPTOR_SET DIRECTORY")
 }
 let schemas: SchemaSet
 do { schemas = try SchemaSet(contentsOf: arguments[2]) } catch { fail("cannot load \(arguments[2]): \(error)") }
@@ -152,14 +183,29 @@ guard let packetSchema = schemas.message("rtm.DataPacket") else { fail("rtm.Data
 let cases = [
     Case("chat", chatPacket(), schema: packetSchema, schemas: schemas),
     Case("user", userPacket(), schema: packetSchema, schemas: schemas),
+    Case("metrics", metricsPacket(), schema: packetSchema, schemas: schemas),
 ]
 for c in cases { print("packet \(c.name): \(c.bytes.count) bytes, facade and oracle encodings identical") }
+
+// MARK: - Dump mode (the same bytes for the C and C++ programs of scripts/bench-ratios.sh)
+
+if arguments[1] == "dump" {
+    guard arguments.count == 4 else { fail("dump needs a DIRECTORY") }
+    for c in cases {
+        let path = "\(arguments[3])/\(c.name).bin"
+        guard let file = fopen(path, "wb") else { fail("cannot write \(path)") }
+        let written = c.bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        guard written == c.bytes.count else { fail("short write to \(path)") }
+    }
+    exit(0)
+}
 
 // MARK: - Callgrind mode
 
 if arguments[1] == "count" {
     guard arguments.count == 5, let c = cases.first(where: { $0.name == arguments[3] }),
-          let n = Int(arguments[4]), n > 0 else { fail("count needs PACKET (chat|user) and ITERATIONS") }
+          let n = Int(arguments[4]), n > 0 else { fail("count needs PACKET (chat|user|metrics) and ITERATIONS") }
     // Warm-up outside the measured loops: first-use costs (metadata, lazy statics) are not
     // per-operation costs.
     var sum = facadeEncode(c.facade) &+ oracleEncode(c.oracle)
