@@ -26,6 +26,11 @@
 #ifndef WIREPROOF_PB_CONFIG_VERSION
 #error "nanopb's pb.h did not include wireproof_pb_config.h first: re-run `make setup` (it patches the copy)"
 #endif
+/* These checks were written against configuration version 1; a config header that changes what it
+ * promises bumps its version, and this guard must be re-read against it before the number here moves. */
+#if WIREPROOF_PB_CONFIG_VERSION != 1
+#error "wireproof_pb_config.h is not the configuration version this ABI guard checks: re-check wireproof_pb_abi.h"
+#endif
 
 /* The four options the project depends on (see wireproof_pb_config.h for why). */
 #if !defined(PB_ENABLE_MALLOC) || !defined(PB_FIELD_32BIT) || !defined(PB_NO_PACKED_STRUCTS) || !defined(PB_BUFFER_ONLY)
