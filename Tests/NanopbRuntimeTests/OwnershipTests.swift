@@ -206,4 +206,19 @@ import BundledProto
         }
         #expect(sums == Array(repeating: 120, count: 8))
     }
+
+    @Test func overwritingOrClearingAStringOrBytesFieldReleasesTheOldValue() throws {
+        // Every setter frees the value it replaces: when it stores a new one, and when the
+        // implicit-presence empty value clears the field (a leak mutation testing found unguarded).
+        try expectBalancedAllocations { () throws in
+            let message = Rtm_UserPayload.with {
+                $0.payload = [1, 2, 3]; $0.topic = "a"
+                $0.payload = [4, 5]; $0.topic = "bb"
+                $0.payload = []; $0.topic = ""
+            }
+            #expect(message.payload.isEmpty && message.topic.isEmpty)
+            #expect(try message.serializedBytes() == [])
+        }
+    }
 }
+
