@@ -58,6 +58,25 @@ public struct FuzzHarness: Sendable {
 
 /// Stops the process with the broken property named first, so libFuzzer saves the input and the
 /// message says what broke. `detail` already starts with `[property]`.
+extension FuzzHarness {
+    /// One libFuzzer input (its first byte picks the message type): the decode round-trip properties,
+    /// then facade against oracle, and against Google's parser when `google` is given. A broken
+    /// property traps naming `target`, so libFuzzer keeps the input as a reproducer.
+    public func checkDecodeAndDifferential(_ data: UnsafeRawPointer, _ size: Int, target: String,
+                                           google: GoogleJudge? = nil) {
+        guard let (index, bytes) = frame(data, size) else { return }
+        let type = catalog.messageTypes[index], schema = messageSchemas[index]
+        var accepted = 0, rejected = 0
+        if let failure = DecodeMutationCheck.check(bytes, type, schema: schema, schemas: schemas,
+                                                   accepted: &accepted, rejected: &rejected) {
+            brokenProperty(target, failure)
+        }
+        if let failure = DifferentialCheck.check(bytes, type, schema: schema, schemas: schemas, google: google) {
+            brokenProperty(target, failure)
+        }
+    }
+}
+
 public func brokenProperty(_ target: String, _ detail: String) -> Never {
     fatalError("\(target): broken property \(detail)")
 }

@@ -30,16 +30,6 @@ func googleJudge(_ messageType: String, _ bytes: [UInt8]) -> GoogleVerdict? {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func differentialOneInput(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
-    let harness = FuzzHarness.shared
-    guard let (index, bytes) = harness.frame(data, size) else { return 0 }
-    let type = harness.catalog.messageTypes[index], schema = harness.messageSchemas[index]
-    var accepted = 0, rejected = 0
-    if let failure = DecodeMutationCheck.check(bytes, type, schema: schema, schemas: harness.schemas,
-                                               accepted: &accepted, rejected: &rejected) {
-        brokenProperty("differential", failure)
-    }
-    if let failure = DifferentialCheck.check(bytes, type, schema: schema, schemas: harness.schemas, google: googleJudge) {
-        brokenProperty("differential", failure)
-    }
+    FuzzHarness.shared.checkDecodeAndDifferential(data, size, target: "differential", google: googleJudge)
     return 0
 }

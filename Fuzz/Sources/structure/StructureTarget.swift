@@ -64,16 +64,6 @@ public func structureCrossOver(_ data1: UnsafeMutablePointer<UInt8>, _ size1: In
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func structureOneInput(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
-    let harness = FuzzHarness.shared
-    guard let (index, bytes) = harness.frame(data, size) else { return 0 }
-    let type = harness.catalog.messageTypes[index], schema = harness.messageSchemas[index]
-    var accepted = 0, rejected = 0
-    if let failure = DecodeMutationCheck.check(bytes, type, schema: schema, schemas: harness.schemas,
-                                               accepted: &accepted, rejected: &rejected) {
-        brokenProperty("structure", failure)
-    }
-    if let failure = DifferentialCheck.check(bytes, type, schema: schema, schemas: harness.schemas) {
-        brokenProperty("structure", failure)
-    }
+    FuzzHarness.shared.checkDecodeAndDifferential(data, size, target: "structure")
     return 0
 }
