@@ -145,8 +145,19 @@ def sample(mutants_by_layer, count, seed):
     return picked
 
 
-def run(cmd, timeout, cwd=TREE, logfile=None):
-    """Runs a shell command; returns 'ok', 'failed' or 'timeout'."""
+def run(cmd, timeout, cwd=TREE, logfile=None, retry_timeout=False):
+    """Runs a shell command; returns 'ok', 'failed' or 'timeout'. With `retry_timeout`, a step that
+    runs out of time is run once more with twice the limit before it counts as timed out, so a
+    machine that was busy for a moment does not turn a survivor into a "timed out" (a kill)."""
+    outcome = run_once(cmd, timeout, cwd, logfile)
+    if outcome == "timeout" and retry_timeout:
+        with open(logfile or os.devnull, "a") as out:
+            out.write(f"\n(timed out after {timeout:.0f} s; once more with {2 * timeout:.0f} s)\n")
+        outcome = run_once(cmd, 2 * timeout, cwd, logfile)
+    return outcome
+
+
+def run_once(cmd, timeout, cwd, logfile):
     with open(logfile or os.devnull, "a") as out:
         out.write(f"\n$ {cmd}\n")
         out.flush()
@@ -212,7 +223,7 @@ def judge(m, timeouts, logfile):
             r = run(regenerate_cmd(), timeouts["build"], logfile=logfile)
             if r != "ok":
                 return ("killed", "make proto failed") if r == "failed" else ("timeout", "make proto")
-        r = run("swift build --build-tests", timeouts["build"], logfile=logfile)
+        r = run("swift build --build-tests", timeouts["build"], logfile=logfile, retry_timeout=True)
         if r == "timeout":
             return ("timeout", "build")
         if r == "failed":
@@ -227,7 +238,7 @@ def judge(m, timeouts, logfile):
                  ("all suites", "swift test --skip-build", timeouts["full"])]
         steps += [(cmd, cmd, timeouts["build"]) for cmd in m.layer.extra]
         for name, cmd, limit in steps:
-            r = run(cmd, limit, logfile=logfile)
+            r = run(cmd, limit, logfile=logfile, retry_timeout=True)
             if r == "failed":
                 return ("killed", name)
             if r == "timeout":
@@ -235,6 +246,26 @@ def judge(m, timeouts, logfile):
         return ("survived", "")
     finally:
         restore()
+
+
+def load_results(path):
+    """The last verdict per mutant id in a results.jsonl an earlier run appended to."""
+    found = {}
+    if os.path.exists(path):
+        for raw in open(path):
+            if raw.strip():
+                entry = json.loads(raw)
+                found[entry["id"]] = entry
+    return found
+
+
+def describe_tree():
+    """The commit the working tree is at, marked when it has uncommitted changes."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
 
 
 def load_equivalent():
@@ -256,6 +287,11 @@ def main():
     ap.add_argument("--layer", action="append", default=[], help="only these layers (repeatable)")
     ap.add_argument("--min-score", type=float, default=0.0, help="fail below this score (0-100)")
     ap.add_argument("--list", action="store_true", help="list the chosen mutants and stop")
+    ap.add_argument("--resume", action="store_true",
+                    help="reuse the verdicts in .scratch/mutation/results.jsonl for mutants judged before")
+    ap.add_argument("--rejudge", action="append", default=[], metavar="OUTCOME",
+                    help="with --resume: judge again the mutants whose last verdict was OUTCOME "
+                         "(e.g. survived, after adding the tests that should kill them)")
     ap.add_argument("--timeout-scale", type=float, default=3.0,
                     help="a step may take this many times its baseline duration")
     args = ap.parse_args()
@@ -277,6 +313,11 @@ def main():
     os.makedirs(SCRATCH, exist_ok=True)
     logfile = os.path.join(SCRATCH, "steps.log")
     open(logfile, "w").close()
+    results_path = os.path.join(SCRATCH, "results.jsonl")
+    earlier = load_results(results_path) if args.resume else {}
+    if not args.resume:
+        open(results_path, "w").close()
+    tree_state = describe_tree()
     log("preparing the scratch copy and its baseline build (incremental after the first run)")
     prepare_tree()
     clock = time.time()
@@ -306,15 +347,28 @@ def main():
     started = time.time()
     for i, m in enumerate(chosen, 1):
         t0 = time.time()
-        with open(logfile, "a") as out:
-            out.write(f"\n===== mutant {m.ident}\n{m.diff()}")
+        before = earlier.get(m.ident)
         if m.ident in equivalent:
             outcome, detail = "equivalent", equivalent[m.ident]
+        elif before and before["outcome"] not in args.rejudge:
+            outcome, detail = before["outcome"], before["detail"]
+            results.append((m, outcome, detail, before["seconds"]))
+            log(f"[{i}/{len(chosen)}] {m.layer.name} {m.path}:{m.line} {outcome} (judged before, {before['tree']})")
+            continue
         else:
+            with open(logfile, "a") as out:
+                out.write(f"\n===== mutant {m.ident}\n{m.diff()}")
             outcome, detail = judge(m, timeouts, logfile)
-        results.append((m, outcome, detail, time.time() - t0))
+        seconds = time.time() - t0
+        results.append((m, outcome, detail, seconds))
+        with open(results_path, "a") as out:
+            out.write(json.dumps({"id": m.ident, "layer": m.layer.name, "outcome": outcome, "detail": detail,
+                                  "seconds": round(seconds, 1), "tree": tree_state,
+                                  "was": before["outcome"] if before else None}) + "\n")
         log(f"[{i}/{len(chosen)}] {m.layer.name} {m.path}:{m.line} {outcome}"
-            f"{' (' + detail + ')' if detail else ''} in {time.time() - t0:.0f} s")
+            f"{' (' + detail + ')' if detail else ''}{' (was ' + before['outcome'] + ')' if before else ''}"
+            f" in {seconds:.0f} s")
+        write_report(results, args, time.time() - started)  # a run cut short still leaves its report
 
     report = write_report(results, args, time.time() - started)
     print(report["table"])
@@ -357,7 +411,9 @@ def write_report(results, args, seconds):
             lines.append(fmt("  " + path, tally([r for r in rows if r[0].path == path])))
     total = tally(results)
     lines.append(fmt("total", total))
-    lines.append(f"{len(results)} mutants judged in {seconds / 60:.1f} min (seed {args.seed})")
+    judged = sum(r[3] for r in results)
+    lines.append(f"{len(results)} mutants, seed {args.seed}: {judged / 60:.1f} min of judging "
+                 f"(this run {seconds / 60:.1f} min; verdicts reused by --resume keep their own time)")
     table = "\n".join(lines)
     md = ["# Mutation report", "", "```", table, "```", "", "## Survivors", ""]
     for m, outcome, _, _ in results:
