@@ -71,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+        // The proof's own parts that need no facade: the wire scanner behind the deviation
+        // predicates (WireFeatures), on crafted inputs and on the oracle's random messages.
+        .testTarget(
+            name: "FacadeProofTests", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
         // The wire (docs/transport.md): Network.framework-shaped connections and listeners on POSIX
         // sockets, Dispatch and OpenSSL; no dependency on any protobuf target. CWireTransport holds
         // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).

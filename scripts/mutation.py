@@ -67,7 +67,7 @@ LAYERS = [
     Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "swift", "ProtoOracleTests|ConformanceTests"),
     Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "swift", "ProtoSchemaTests|ProtoOracleTests"),
     Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift"], "swift",
-          "ConformanceTests|ProtoOracleTests"),
+          "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
     Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "swift", "WireTransportTests"),
     Layer("scripts", ["scripts/proto.sh", "scripts/proto-split.py", "scripts/proto-options.py"], "sh",
           "NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
@@ -88,6 +88,13 @@ class Mutant:
         """Stable across runs while the line's text stays: path, line text hash, mutant hash."""
         h = hashlib.sha1((self.original + "\0" + self.mutated).encode()).hexdigest()[:10]
         return f"{self.path}:{self.line}:{h}"
+
+    @property
+    def key(self):
+        """The id without its line number: what equivalent.txt and --resume match on, so a mutant
+        keeps its verdict when code above it moves."""
+        path, _, rest = self.ident.partition(":")
+        return f"{path}:{rest.partition(':')[2]}"
 
     def diff(self):
         return "".join(difflib.unified_diff([self.original], [self.mutated],
@@ -255,7 +262,8 @@ def load_results(path):
         for raw in open(path):
             if raw.strip():
                 entry = json.loads(raw)
-                found[entry["id"]] = entry
+                path, _, rest = entry["id"].partition(":")
+                found[f"{path}:{rest.partition(':')[2]}"] = entry
     return found
 
 
@@ -276,7 +284,8 @@ def load_equivalent():
             line = raw.strip()
             if line and not line.startswith("#"):
                 ident, _, reason = line.partition(" ")
-                known[ident] = reason.strip()
+                path, _, rest = ident.partition(":")
+                known[f"{path}:{rest.partition(':')[2]}"] = reason.strip()  # the line number is ignored
     return known
 
 
@@ -347,9 +356,9 @@ def main():
     started = time.time()
     for i, m in enumerate(chosen, 1):
         t0 = time.time()
-        before = earlier.get(m.ident)
-        if m.ident in equivalent:
-            outcome, detail = "equivalent", equivalent[m.ident]
+        before = earlier.get(m.key)
+        if m.key in equivalent:
+            outcome, detail = "equivalent", equivalent[m.key]
         elif before and before["outcome"] not in args.rejudge:
             outcome, detail = before["outcome"], before["detail"]
             results.append((m, outcome, detail, before["seconds"]))

@@ -65,6 +65,25 @@ private let schema = """
         #expect(said.contains("M.a") && said.contains(String(option.split(separator: ":")[1])), "the refusal names field and option: \(said)")
     }
 
+    /// `int_size` narrows the C type; a field's `[default]` must fit the narrowed type, at both ends.
+    @Test(arguments: [("uint32", "255", true), ("uint32", "256", false), ("int32", "127", true),
+                      ("int32", "128", false), ("int32", "-128", true), ("int32", "-129", false)])
+    func honouringIntSizeChecksTheDefaultAgainstTheNarrowedRange(_ type: String, _ value: String, _ fits: Bool) throws {
+        let narrow = """
+            syntax = "proto2";
+            message N { optional \(type) v = 1 [default = \(value)]; }
+            """
+        let (result, header) = try generateC(["x.proto": narrow, "x.options": "N.v int_size:IS_8\n"], extra: ["--honour-options"])
+        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        if fits {
+            #expect(result.status == 0, "\(said)")
+            #expect(header.contains(type == "uint32" ? "uint8_t *v;" : "int8_t *v;"), "the field is narrowed: \(header)")
+        } else {
+            #expect(result.status != 0, "a default of \(value) does not fit IS_8 on \(type)")
+            #expect(said.contains("does not fit") && said.contains("N.v"), "the refusal names field and reason: \(said)")
+        }
+    }
+
     @Test func theABIGuardStopsEveryTranslationUnitBuiltWithALayoutChangingMacro() throws {
         // Each generated .c of the bundled schema and each copied runtime .c, compiled the way
         // SwiftPM compiles CNanopb but with a macro that changes nanopb's structs.

@@ -1,4 +1,4 @@
-import ProtoOracle
+@testable import ProtoOracle
 import ProtoSchema
 import Testing
 
@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    @Test func messagesNestUpToMaxDepthLevelsBelowTheRootAndNoFurther() async throws {
+        // foreign.three.Tree nests through `parent`, `children`, oneof and map-free paths, with no
+        // required field that could recurse past the limit.
+        let set = try await Fixtures.foreign()
+        for limit in [0, 1, 4] {
+            var random = RandomMessages(schemas: set, seed: 21, messages: ["foreign.three.Tree"])
+            random.maxDepth = limit
+            var deepest = 0
+            for _ in 0..<300 {
+                let next = random.next()
+                deepest = max(deepest, try #require(next).nestingDepth)
+            }
+            #expect(deepest == limit, "maxDepth \(limit)")
+        }
+    }
+
     @Test func randomMessagesAreValidForTheirSchema() async throws {
         let set = try await Fixtures.foreign()
         var random = RandomMessages(schemas: set, seed: 11)
@@ -51,3 +67,4 @@ import Testing
         }
     }
 }
+

@@ -205,3 +205,25 @@ extension DynamicMessage: CustomStringConvertible {
         return printer.print(self)
     }
 }
+
+extension DynamicMessage {
+    /// Levels of submessages below this message as the wire nests them: a message (or group) value
+    /// is one level; a map entry is one level and a message value inside it one more. For tests
+    /// that check depth limits (the random generator's, the wire scanner's).
+    var nestingDepth: Int {
+        var deepest = 0
+        for content in fields.values {
+            switch content {
+            case let .single(value): deepest = max(deepest, Self.depth(of: value))
+            case let .repeated(values): deepest = values.reduce(deepest) { max($0, Self.depth(of: $1)) }
+            case let .map(map): deepest = map.entries.reduce(deepest) { max($0, 1 + Self.depth(of: $1.value)) }
+            }
+        }
+        return deepest
+    }
+
+    private static func depth(of value: ProtoValue) -> Int {
+        guard case let .message(inner) = value else { return 0 }
+        return 1 + inner.nestingDepth
+    }
+}
