@@ -152,15 +152,15 @@ def sample(mutants_by_layer, count, seed):
     return picked
 
 
-def run(cmd, timeout, cwd=TREE, logfile=None, retry_timeout=False):
+def run(cmd, timeout, cwd=None, logfile=None, retry_timeout=False):
     """Runs a shell command; returns 'ok', 'failed' or 'timeout'. With `retry_timeout`, a step that
     runs out of time is run once more with twice the limit before it counts as timed out, so a
     machine that was busy for a moment does not turn a survivor into a "timed out" (a kill)."""
-    outcome = run_once(cmd, timeout, cwd, logfile)
+    outcome = run_once(cmd, timeout, cwd or TREE, logfile)
     if outcome == "timeout" and retry_timeout:
         with open(logfile or os.devnull, "a") as out:
             out.write(f"\n(timed out after {timeout:.0f} s; once more with {2 * timeout:.0f} s)\n")
-        outcome = run_once(cmd, 2 * timeout, cwd, logfile)
+        outcome = run_once(cmd, 2 * timeout, cwd or TREE, logfile)
     return outcome
 
 
@@ -168,14 +168,17 @@ def run_once(cmd, timeout, cwd, logfile):
     with open(logfile or os.devnull, "a") as out:
         out.write(f"\n$ {cmd}\n")
         out.flush()
+        started = time.time()
         proc = subprocess.Popen(cmd, shell=True, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True, env=dict(os.environ, CI="", WIREPROOF_MUTATION="1"))
         try:
-            return "ok" if proc.wait(timeout=timeout) == 0 else "failed"
+            outcome = "ok" if proc.wait(timeout=timeout) == 0 else "failed"
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, 9)
             proc.wait()
-            return "timeout"
+            outcome = "timeout"
+        out.write(f"({outcome} in {time.time() - started:.1f} s)\n")
+        return outcome
 
 
 def prepare_tree():
@@ -290,6 +293,7 @@ def load_equivalent():
 
 
 def main():
+    global SCRATCH, TREE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sample", type=int, default=0, help="judge this many mutants (0: all)")
@@ -301,9 +305,22 @@ def main():
     ap.add_argument("--rejudge", action="append", default=[], metavar="OUTCOME",
                     help="with --resume: judge again the mutants whose last verdict was OUTCOME "
                          "(e.g. survived, after adding the tests that should kill them)")
+    ap.add_argument("--scratch", default=SCRATCH,
+                    help="folder of the scratch copy, log and results (one per concurrent run)")
+    ap.add_argument("--shard", default="0/1", metavar="K/N",
+                    help="judge only the chosen mutants at positions K, K+N, K+2N, ... (concurrent runs)")
+    ap.add_argument("--results-from", action="append", default=[], metavar="DIR",
+                    help="with --resume: also reuse the verdicts in DIR/results.jsonl (another shard's)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="judge nothing: report the verdicts --resume finds (unjudged mutants are listed)")
     ap.add_argument("--timeout-scale", type=float, default=3.0,
                     help="a step may take this many times its baseline duration")
     args = ap.parse_args()
+    SCRATCH = os.path.abspath(args.scratch)
+    TREE = os.path.join(SCRATCH, "tree")
+    shard, _, shards = args.shard.partition("/")
+    if not (shard.isdigit() and shards.isdigit() and int(shard) < int(shards)):
+        ap.error("--shard takes K/N with 0 <= K < N")
 
     layers = [l for l in LAYERS if not args.layer or l.name in args.layer]
     unknown = set(args.layer) - {l.name for l in LAYERS}
@@ -312,6 +329,8 @@ def main():
     by_layer = {l.name: generate(l) for l in layers}
     total = sum(len(v) for v in by_layer.values())
     chosen = sample(by_layer, args.sample or total, args.seed)
+    if not args.report_only:
+        chosen = chosen[int(shard)::int(shards)]
     log(f"{total} mutants over {len(layers)} layers; judging {len(chosen)} (seed {args.seed})")
     if args.list:
         for m in chosen:
@@ -320,10 +339,22 @@ def main():
 
     equivalent = load_equivalent()
     os.makedirs(SCRATCH, exist_ok=True)
+    results_path = os.path.join(SCRATCH, "results.jsonl")
+    earlier = {}
+    if args.resume:
+        for folder in args.results_from + [SCRATCH]:
+            earlier.update(load_results(os.path.join(folder, "results.jsonl")))
+    if args.report_only:
+        def verdict(m):
+            if m.key in equivalent:
+                return (m, "equivalent", equivalent[m.key], 0.0)
+            if m.key in earlier:
+                e = earlier[m.key]
+                return (m, e["outcome"], e["detail"], e["seconds"])
+            return (m, "not judged", "", 0.0)
+        return finish([verdict(m) for m in chosen], args, 0.0)
     logfile = os.path.join(SCRATCH, "steps.log")
     open(logfile, "w").close()
-    results_path = os.path.join(SCRATCH, "results.jsonl")
-    earlier = load_results(results_path) if args.resume else {}
     if not args.resume:
         open(results_path, "w").close()
     tree_state = describe_tree()
@@ -379,7 +410,12 @@ def main():
             f" in {seconds:.0f} s")
         write_report(results, args, time.time() - started)  # a run cut short still leaves its report
 
-    report = write_report(results, args, time.time() - started)
+    return finish(results, args, time.time() - started)
+
+
+def finish(results, args, seconds):
+    """Writes the report, prints its table, and turns the score into the exit status."""
+    report = write_report(results, args, seconds)
     print(report["table"])
     score = report["score"]
     if score is None:
@@ -394,7 +430,7 @@ def main():
 
 def write_report(results, args, seconds):
     def tally(rows):
-        c = {k: 0 for k in ("killed", "timeout", "survived", "no-compile", "equivalent")}
+        c = {k: 0 for k in ("killed", "timeout", "survived", "no-compile", "equivalent", "not judged")}
         for _, outcome, _, _ in rows:
             c[outcome] += 1
         scored = c["killed"] + c["timeout"] + c["survived"]
@@ -404,9 +440,10 @@ def write_report(results, args, seconds):
     def fmt(name, c):
         s = "-" if c["score"] is None else f"{c['score']:.1f}%"
         return (f"{name:44} {c['killed']:7} {c['timeout']:8} {c['survived']:9} {c['no-compile']:11} "
-                f"{c['equivalent']:11} {s:>7}")
+                f"{c['equivalent']:11} {c['not judged']:11} {s:>7}")
 
-    header = f"{'layer / file':44} {'killed':>7} {'timeout':>8} {'survived':>9} {'no-compile':>11} {'equivalent':>11} {'score':>7}"
+    header = (f"{'layer / file':44} {'killed':>7} {'timeout':>8} {'survived':>9} {'no-compile':>11} "
+              f"{'equivalent':>11} {'not judged':>11} {'score':>7}")
     lines = [header]
     data = {"seed": args.seed, "sample": args.sample, "seconds": round(seconds), "layers": {}, "survivors": []}
     for layer in LAYERS:
