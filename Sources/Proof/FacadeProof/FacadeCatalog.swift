@@ -83,3 +83,12 @@ extension FacadeMessageType {
         self.decodeReencode = decodeReencode
     }
 }
+
+extension FacadeExemplar {
+    /// An exemplar with a builder of the caller's (a test double: a stale or mislabelled catalog).
+    public init(_ name: String, _ messageType: String, build: @escaping @Sendable () throws -> [UInt8]) {
+        self.name = name
+        self.messageType = messageType
+        self.build = build
+    }
+}

@@ -40,21 +40,28 @@ public enum ProofRunnerCommand {
             let line = "prove: \(step) \(done)/\(total)"
             if line != lastReported { lastReported = line; printError(line) }
         }
-        printOut(report.table)
-        printOut("deviation rows of docs/deviations.md this schema is exposed to (elements; exemplars explained):")
-        for deviation in report.deviations where deviation.elements > 0 {
-            let explained = deviation.explainedExemplars.map { ", \($0) exemplars explained" } ?? ""
-            printOut("  #\(deviation.row) \(deviation.summary): \(deviation.elements)\(explained)")
-        }
-        for line in report.missing.prefix(20) { printOut("missing: oracle exemplar \(line) is neither generated nor excluded") }
-        for line in report.failures.prefix(20) { printOut("FAIL \(line)") }
-        if report.failures.count > 20 { printOut("... and \(report.failures.count - 20) more failures") }
+        for line in summary(of: report) { printOut(line) }
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do { try encoder.encode(report).write(to: URL(fileURLWithPath: json)) } catch { return fail("cannot write \(json): \(error)") }
         }
         return report.passed ? 0 : 1
+    }
+
+    /// What the runner prints on stdout for `report`: the table, the deviation rows the schema is
+    /// exposed to, then at most `shown` missing exemplars and `shown` failures, with a count of the
+    /// failures left out.
+    static func summary(of report: SchemaProofReport, shown: Int = 20) -> [String] {
+        var lines = [report.table, "deviation rows of docs/deviations.md this schema is exposed to (elements; exemplars explained):"]
+        for deviation in report.deviations where deviation.elements > 0 {
+            let explained = deviation.explainedExemplars.map { ", \($0) exemplars explained" } ?? ""
+            lines.append("  #\(deviation.row) \(deviation.summary): \(deviation.elements)\(explained)")
+        }
+        lines += report.missing.prefix(shown).map { "missing: oracle exemplar \($0) is neither generated nor excluded" }
+        lines += report.failures.prefix(shown).map { "FAIL \($0)" }
+        if report.failures.count > shown { lines.append("... and \(report.failures.count - shown) more failures") }
+        return lines
     }
 
     private static func fail(_ text: String) -> Int32 { printError(text); return 2 }

@@ -1,0 +1,136 @@
+// The whole proof (`wireproof prove`'s SchemaProof and its runner) on catalogs that are wrong the
+// ways a real one goes wrong: facades that lose a byte, a stale catalog (a type the schema no longer
+// declares, an exemplar the oracle does not know, exemplars never generated). Each must fail the
+// proof, be named with the check and the offset, and be counted in its file's row.
+
+import BundledProtoCatalog
+@testable import FacadeProof
+import Foundation
+import OracleCheck
+import ProtoSchema
+import Testing
+
+@Suite struct ProofFailureTests {
+    /// Hex the way a reader checks it by eye: two lower-case digits per byte, spaces between.
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined(separator: " ") }
+    /// Failure reports show at most 96 bytes, and then how long the input was.
+    static func preview(_ bytes: [UInt8]) -> String {
+        bytes.count > 96 ? "\(hex(Array(bytes.prefix(96)))) … (\(bytes.count) bytes)" : hex(bytes)
+    }
+
+    /// The bundled catalog with every facade's decode-then-re-encode dropping its last byte.
+    static let lossy = FacadeCatalog(
+        messageTypes: facadeCatalog.messageTypes.map { real in
+            FacadeMessageType(real.fullName) { Array(try real.decodeReencode($0).dropLast()) }
+        },
+        exemplars: facadeCatalog.exemplars, exclusions: facadeCatalog.exclusions, protoDirectoryHint: nil)
+
+    /// The proof of the lossy catalog and of the real one (each run once: a run takes seconds).
+    static let lossyReport = Task { SchemaProof.run(catalog: lossy, schemas: try await BundledSchema.loaded().schemas, configuration: .init(mutantsPerType: 2)) }
+    static let realReport = Task { SchemaProof.run(catalog: facadeCatalog, schemas: try await BundledSchema.loaded().schemas, configuration: .init(mutantsPerType: 0)) }
+
+    @Test func facadesThatLoseTheirLastByteFailEveryNonEmptyExemplarNamingTheOffset() async throws {
+        let loaded = try await BundledSchema.loaded()
+        let report = try await Self.lossyReport.value
+        #expect(!report.passed)
+        var failedPerFile: [String: Int] = [:]
+        var checked = (short: 0, long: 0)
+        for exemplar in facadeCatalog.exemplars {
+            let bytes = try exemplar.build()
+            guard !bytes.isEmpty else { continue }  // an empty encoding has no last byte to lose
+            failedPerFile[loaded.schemas.message(exemplar.messageType)?.file ?? "?", default: 0] += 1
+            let prefix = "\(exemplar.messageType) exemplar \(exemplar.name): (b) stable round trip failed at byte \(bytes.count - 1): "
+            let line = prefix + "facade: \(Self.preview(bytes)) re-encoded: \(Self.preview(Array(bytes.dropLast())))"
+            #expect(report.failures.contains(line), "\(line)")
+            if bytes.count <= 96 { checked.short += 1 } else { checked.long += 1 }
+        }
+        #expect(checked.short > 0 && checked.long > 0, "exemplars of both lengths: \(checked)")
+        for row in report.rows {
+            #expect(row.failed == failedPerFile[row.file, default: 0], "\(row.file)")
+            #expect(row.passed + row.failed == row.exemplars, "\(row.file)")
+        }
+        #expect(report.total.failed == failedPerFile.values.reduce(0, +))
+        #expect(report.total.exemplars == facadeCatalog.exemplars.count)
+        // The seeded decode mutation sees it too: a lossy re-encoding is not stable.
+        #expect(report.total.mutantsFailed > 0)
+        #expect(report.failures.contains { $0.contains("[stable-reencode]") })
+    }
+
+    @Test func theRunnerPrintsTwentyFailuresAndCountsTheRest() async throws {
+        let report = try await Self.lossyReport.value
+        let lines = ProofRunnerCommand.summary(of: report)
+        let shown = lines.filter { $0.hasPrefix("FAIL ") }
+        #expect(report.failures.count > 20)
+        #expect(shown == report.failures.prefix(20).map { "FAIL \($0)" })
+        #expect(lines.last == "... and \(report.failures.count - 20) more failures")
+        #expect(lines.first == report.table)
+        // At the cap exactly, nothing is left out and nothing says so.
+        let all = ProofRunnerCommand.summary(of: report, shown: report.failures.count)
+        #expect(all.filter { $0.hasPrefix("FAIL ") }.count == report.failures.count)
+        #expect(!all.contains { $0.hasPrefix("... and") })
+        #expect(ProofRunnerCommand.summary(of: report, shown: report.failures.count - 1).last == "... and 1 more failures")
+
+        let passing = try await Self.realReport.value
+        let clean = ProofRunnerCommand.summary(of: passing)
+        #expect(!clean.contains { $0.hasPrefix("FAIL ") || $0.hasPrefix("...") || $0.hasPrefix("missing:") })
+        // Every deviation row the schema is exposed to is listed with its element count.
+        for deviation in passing.deviations where deviation.elements > 0 {
+            #expect(clean.contains { $0.hasPrefix("  #\(deviation.row) ") && $0.contains(": \(deviation.elements)") })
+        }
+    }
+
+    @Test func aStaleCatalogIsReportedByNameAndFailsTheProof() async throws {
+        let loaded = try await BundledSchema.loaded()
+        let codec = try #require(facadeCatalog.exemplars.first { $0.messageType == "rtm.Codec" })
+        let dropped = facadeCatalog.exemplars.filter { $0.messageType == "rtm.Cursor" }
+        #expect(!dropped.isEmpty)
+        let kept = facadeCatalog.exemplars.filter { $0.messageType != "rtm.Cursor" }
+        let stale = FacadeCatalog(
+            messageTypes: facadeCatalog.messageTypes + [FacadeMessageType("zz.Gone") { $0 }],  // still sorted
+            exemplars: kept + [FacadeExemplar("rtm.Codec!renamed", "rtm.Codec", build: codec.build)],
+            exclusions: facadeCatalog.exclusions, protoDirectoryHint: nil)
+        let report = SchemaProof.run(catalog: stale, schemas: loaded.schemas, configuration: .init(mutantsPerType: 0))
+        #expect(!report.passed)
+        #expect(report.failures.contains("zz.Gone: in the catalog but not in the schema (stale catalog: regenerate)"))
+        #expect(report.failures.contains("rtm.Codec exemplar rtm.Codec!renamed: unknown to the oracle (stale catalog: regenerate)"))
+        #expect(report.failures.count == 2, "\(report.failures)")
+        #expect(report.missing == dropped.map(\.name).sorted())
+        #expect(report.total.passed == kept.count)
+        #expect(report.total.failed == 1)
+        let missingLines = ProofRunnerCommand.summary(of: report).filter { $0.hasPrefix("missing: ") }
+        #expect(missingLines.count == min(20, dropped.count))
+
+        // Excluding the dropped type by name accounts for its exemplars: nothing is missing.
+        let excluded = FacadeCatalog(
+            messageTypes: facadeCatalog.messageTypes, exemplars: kept,
+            exclusions: facadeCatalog.exclusions + [FacadeExemplarExclusion(name: "rtm.Cursor", reason: "test")], protoDirectoryHint: nil)
+        let accounted = SchemaProof.run(catalog: excluded, schemas: loaded.schemas, configuration: .init(mutantsPerType: 0))
+        #expect(accounted.passed, "\(accounted.failures.prefix(3)) \(accounted.missing.prefix(3))")
+        let cursorFile = try #require(loaded.schemas.message("rtm.Cursor")?.file)
+        let before = try await Self.realReport.value
+        let excludedBefore = before.rows.first { $0.file == cursorFile }?.excluded ?? 0
+        #expect(accounted.rows.first { $0.file == cursorFile }?.excluded == excludedBefore + 1)
+    }
+
+    @Test func theRunnerExitsTwoOnUsageErrorsOneOnAFailedProofAndZeroWhenProved() async throws {
+        for arguments in [[], ["--mutants"], ["--mutants", "-1"], ["--mutants", "x"], ["--seed", "-3"], ["--bogus", "1"],
+                          ["--descriptor-set", "/nonexistent/schema.pb"]] {
+            #expect(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: arguments) == 2, "\(arguments)")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let compiled = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: BundledSchema.protoDirectory), scratch: scratch)
+        let json = scratch.appendingPathComponent("summary.json").path
+        let proved = ProofRunnerCommand.main(catalog: facadeCatalog, arguments: ["--descriptor-set", compiled.descriptorSetPath,
+                                                                                  "--mutants", "3", "--seed", "9", "--json", json])
+        #expect(proved == 0)
+        let summary = try JSONDecoder().decode(SchemaProofReport.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(summary.passed && summary.total.exemplars == facadeCatalog.exemplars.count)
+        let seeds = facadeCatalog.exemplars.filter { !$0.name.contains("#") && !$0.name.contains("!") }.count
+        #expect(summary.total.mutantsAccepted + summary.total.mutantsRejected + summary.total.mutantsFailed == 3 * seeds)
+        #expect(ProofRunnerCommand.main(catalog: Self.lossy, arguments: ["--descriptor-set", compiled.descriptorSetPath, "--mutants", "0"]) == 1)
+        #expect(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: ["--descriptor-set", compiled.descriptorSetPath, "--mutants", "0",
+                                                                            "--json", "/nonexistent/dir/summary.json"]) == 2)
+    }
+}
