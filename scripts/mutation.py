@@ -215,6 +215,29 @@ def regenerate_cmd():
     return "make proto >/dev/null"
 
 
+def in_transparent_function(m):
+    """Whether the mutated line is inside a Swift function marked `@_transparent`: its body is
+    inlined into callers even in debug builds, and SwiftPM's incremental build does not recompile
+    those callers when only the body changes (the build would judge stale code)."""
+    if not m.path.endswith(".swift"):
+        return False
+    with open(os.path.join(TREE, m.path)) as f:
+        lines = f.readlines()[:m.line]
+    for index in range(len(lines) - 1, -1, -1):
+        if " func " in lines[index] or lines[index].lstrip().startswith("func "):
+            before = "".join(lines[max(0, index - 3):index])
+            return "@_transparent" in before or "@_transparent" in lines[index]
+    return False
+
+
+def touch_swift_callers():
+    """Marks every Swift file outside the runtime changed, so the build recompiles the callers."""
+    for folder in ("Sources", "Tests"):
+        for path in glob.glob(os.path.join(TREE, folder, "**", "*.swift"), recursive=True):
+            if "/NanopbRuntime/" not in path:
+                os.utime(path)
+
+
 def judge(m, timeouts, logfile):
     """Applies `m` in the scratch tree, judges it, undoes it. Returns (outcome, detail)."""
     target = os.path.join(TREE, m.path)
@@ -224,6 +247,8 @@ def judge(m, timeouts, logfile):
     lines[m.line - 1] = m.mutated
     with open(target, "w") as f:
         f.writelines(lines)
+    if in_transparent_function(m):
+        touch_swift_callers()
     try:
         if m.layer.regenerate:
             if m.layer.name == "generator":

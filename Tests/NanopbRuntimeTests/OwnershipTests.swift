@@ -207,6 +207,22 @@ import BundledProto
         #expect(sums == Array(repeating: 120, count: 8))
     }
 
+    @Test func overwritingOrClearingScalarEnumAndRepeatedFieldsReleasesTheOldValues() throws {
+        // The same for the other setters: a scalar or enum set back to its implicit default, and
+        // repeated scalars and messages replaced, then emptied.
+        try expectBalancedAllocations { () throws in
+            let message = Rtm_Codec.with {
+                $0.clockRate = 48_000; $0.codec = .opus
+                $0.clockRate = 16_000; $0.codec = .red
+                $0.payloadTypes = [96, 97]; $0.feedback = [.with { $0.kind = "nack" }, .with { $0.kind = "pli" }]
+                $0.payloadTypes = [111]; $0.feedback = [.with { $0.kind = "fir" }]
+                $0.clockRate = 0; $0.codec = .unspecified; $0.payloadTypes = []; $0.feedback = []
+            }
+            #expect(message.clockRate == 0 && message.codec == .unspecified && message.payloadTypes.isEmpty && message.feedback.isEmpty)
+            #expect(try message.serializedBytes() == [])
+        }
+    }
+
     @Test func overwritingOrClearingAStringOrBytesFieldReleasesTheOldValue() throws {
         // Every setter frees the value it replaces: when it stores a new one, and when the
         // implicit-presence empty value clears the field (a leak mutation testing found unguarded).

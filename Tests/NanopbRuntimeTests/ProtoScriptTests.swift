@@ -15,10 +15,22 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
 private func generateC(_ files: [String: String], extra: [String] = []) throws -> (ChildProcess.Result, String) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dir) }
+    try writeSchema(files, into: dir)
+    let out = dir.appendingPathComponent("OptC").path
+    let result = try runProtoScript(in: dir, ["--c-only", "--c-out", out] + extra)
+    let header = (try? String(contentsOfFile: out + "/include/x.pb.h", encoding: .utf8)) ?? ""
+    return (result, header)
+}
+
+/// Writes `files` (name → text) into `dir`/protos.
+private func writeSchema(_ files: [String: String], into dir: URL) throws {
     let protos = dir.appendingPathComponent("protos")
     try FileManager.default.createDirectory(at: protos, withIntermediateDirectories: true)
     for (name, text) in files { try text.write(to: protos.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-    let out = dir.appendingPathComponent("OptC").path
+}
+
+/// Runs scripts/proto.sh with `--proto-dir dir/protos` and `arguments`, from the repository root.
+private func runProtoScript(in dir: URL, _ arguments: [String], environment: [String] = []) throws -> ChildProcess.Result {
     // proto.sh runs `$SWIFT run protogen ...`; inside `swift test` that would wait forever for the
     // build folder's lock, so SWIFT names a stand-in that runs the protogen this test build made.
     let protogen = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("protogen").path
@@ -27,12 +39,13 @@ private func generateC(_ files: [String: String], extra: [String] = []) throws -
     try "#!/bin/bash\nwhile [ $# -gt 0 ] && [ \"$1\" != protogen ]; do shift; done\nshift\nexec \(protogen) \"$@\"\n"
         .write(toFile: swift, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
-    let result = try ChildProcess.run("/usr/bin/env", ["SWIFT=" + swift, "/bin/bash", repositoryRoot + "/scripts/proto.sh",
-                                                       "--c-only", "--proto-dir", protos.path, "--c-out", out] + extra,
-                                      in: repositoryRoot)
-    let header = (try? String(contentsOfFile: out + "/include/x.pb.h", encoding: .utf8)) ?? ""
-    return (result, header)
+    return try ChildProcess.run("/usr/bin/env", ["SWIFT=" + swift] + environment + ["/bin/bash", repositoryRoot + "/scripts/proto.sh",
+                                                "--proto-dir", dir.appendingPathComponent("protos").path] + arguments,
+                                in: repositoryRoot)
 }
+
+/// The output of a run, stdout then stderr.
+private func said(_ result: ChildProcess.Result) -> String { String(decoding: result.stdout + result.stderr, as: UTF8.self) }
 
 private let schema = """
     syntax = "proto3";
@@ -63,6 +76,80 @@ private let schema = """
         #expect(result.status != 0, "generation must refuse \(option)")
         let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         #expect(said.contains("M.a") && said.contains(String(option.split(separator: ":")[1])), "the refusal names field and option: \(said)")
+    }
+
+    @Test func aFullRunWritesFacadesBesideTheCTargetAndSaysHowToDeclareThem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Two files: two headers in include/ and two sources in src/ (folders made once, then reused).
+        try writeSchema(["x.proto": schema, "y.proto": "syntax = \"proto3\";\nmessage Y { bool on = 1; }\n"], into: dir)
+        let out = dir.appendingPathComponent("TwoC").path, facades = dir.appendingPathComponent("TwoFacades").path
+        let result = try runProtoScript(in: dir, ["--c-out", out, "--swift-out", facades])
+        #expect(result.status == 0, "\(said(result))")
+        let manager = FileManager.default
+        for file in ["include/x.pb.h", "include/y.pb.h", "src/x.pb.c", "src/y.pb.c", "include/TwoC.h", "include/module.modulemap"] {
+            #expect(manager.fileExists(atPath: out + "/" + file), "\(file)")
+        }
+        let swift = try manager.contentsOfDirectory(atPath: facades).filter { $0.hasSuffix(".swift") }
+        #expect(!swift.isEmpty, "facades written to \(facades)")
+        // TwoC is not a target of this package: the run says how to declare both targets.
+        #expect(said(result).contains(".target(name: \"TwoC\"") && said(result).contains(".target(name: \"TwoFacades\""),
+                "\(said(result))")
+        let quiet = try runProtoScript(in: dir, ["--c-out", out, "--swift-out", facades], environment: ["PROTO_NO_HINT=1"])
+        #expect(quiet.status == 0 && !said(quiet).contains(".target(name:"), "\(said(quiet))")
+    }
+
+    @Test func noHintForACModuleThePackageAlreadyDeclares() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try writeSchema(["x.proto": schema], into: dir)
+        let declared = try runProtoScript(in: dir, ["--c-only", "--c-out", dir.appendingPathComponent("c").path, "--c-module", "BundledProtoC"])
+        #expect(declared.status == 0 && !said(declared).contains(".target(name:"), "\(said(declared))")
+        let undeclared = try runProtoScript(in: dir, ["--c-only", "--c-out", dir.appendingPathComponent("d").path, "--c-module", "NotInThePackageC"])
+        #expect(undeclared.status == 0 && said(undeclared).contains(".target(name: \"NotInThePackageC\""), "\(said(undeclared))")
+        #expect(!said(undeclared).contains("NanopbRuntime"), "a C-only run declares no facade target")
+    }
+
+    @Test func aSecondRunRewritesOnlyChangedFilesAndRemovesStaleOnes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try writeSchema(["x.proto": schema, "y.proto": "syntax = \"proto3\";\nmessage Y { bool on = 1; }\n"], into: dir)
+        let out = dir.appendingPathComponent("SyncC").path
+        let first = try runProtoScript(in: dir, ["--c-only", "--c-out", out])
+        #expect(first.status == 0, "\(said(first))")
+        let manager = FileManager.default
+        let unchanged = out + "/include/x.pb.h"
+        let stamp = try #require(try manager.attributesOfItem(atPath: unchanged)[.modificationDate] as? Date)
+        // Left behind by an earlier schema: a file (with a backslash in its name) and an empty folder.
+        let stale = out + "/src/old\\name.pb.c"
+        try "/* stale */\n".write(toFile: stale, atomically: true, encoding: .utf8)
+        try manager.createDirectory(atPath: out + "/src/gone", withIntermediateDirectories: true)
+        try writeSchema(["y.proto": "syntax = \"proto3\";\nmessage Y { bool on = 1; int32 level = 2; }\n"], into: dir)
+        let second = try runProtoScript(in: dir, ["--c-only", "--c-out", out])
+        #expect(second.status == 0, "\(said(second))")
+        #expect(try manager.attributesOfItem(atPath: unchanged)[.modificationDate] as? Date == stamp, "x.pb.h was rewritten")
+        #expect(try String(contentsOfFile: out + "/include/y.pb.h", encoding: .utf8).contains("level"))
+        #expect(!manager.fileExists(atPath: stale), "the stale file is removed")
+        #expect(!manager.fileExists(atPath: out + "/src/gone"), "the empty folder is removed")
+    }
+
+    @Test func aCOutFolderMakeProtoDidNotWriteIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try writeSchema(["x.proto": schema], into: dir)
+        let foreign = dir.appendingPathComponent("Theirs")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try "keep me\n".write(to: foreign.appendingPathComponent("README"), atomically: true, encoding: .utf8)
+        let refused = try runProtoScript(in: dir, ["--c-only", "--c-out", foreign.path])
+        #expect(refused.status != 0 && said(refused).contains("was not generated by make proto"), "\(said(refused))")
+        #expect(FileManager.default.fileExists(atPath: foreign.appendingPathComponent("README").path))
+        // An empty folder is fine, and so is a regular file in the way failing loudly.
+        let empty = dir.appendingPathComponent("Empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        #expect(try runProtoScript(in: dir, ["--c-only", "--c-out", empty.path]).status == 0)
+        let file = dir.appendingPathComponent("AFile")
+        try "x\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try runProtoScript(in: dir, ["--c-only", "--c-out", file.path]).status != 0)
     }
 
     /// `int_size` narrows the C type; a field's `[default]` must fit the narrowed type, at both ends.
