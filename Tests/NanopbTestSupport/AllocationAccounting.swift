@@ -28,3 +28,14 @@ public func expectBalancedAllocations<T>(
             sourceLocation: sourceLocation)
     return result
 }
+
+/// Runs `body` with the first `allowed` heap blocks the hooks hand out on this thread succeeding
+/// and every later request refused (`wp_pb_fail_allocations_after`), as an exhausted allocator
+/// would; returns what `body` returned and whether any request was refused. The injection is off
+/// again when this returns.
+public func withAllocationsRefused<T>(after allowed: Int, _ body: () throws -> T) rethrows -> (result: T, refused: Bool) {
+    wp_pb_fail_allocations_after(Int64(allowed))
+    defer { wp_pb_fail_allocations_after(-1) }
+    let result = try body()
+    return (result, wp_pb_refused_allocations_on_this_thread() > 0)
+}

@@ -4,9 +4,28 @@
 
 /* Blocks allocated minus blocks freed through these hooks on this thread. */
 static _Thread_local int64_t live_allocations;
+/* Failure injection (wp_pb_fail_allocations_after): allocations this thread may still make before
+ * every further one fails; negative: never fail. And how many were refused since it was set. */
+static _Thread_local int64_t allocations_before_failure = -1;
+static _Thread_local int64_t refused_allocations;
+
+/* Whether the injection refuses this allocation (and counts it if so). */
+static int injected_failure(void)
+{
+    if (allocations_before_failure < 0)
+        return 0;
+    if (allocations_before_failure == 0) {
+        refused_allocations++;
+        return 1;
+    }
+    allocations_before_failure--;
+    return 0;
+}
 
 void *wp_pb_counted_realloc(void *ptr, size_t size)
 {
+    if (injected_failure())
+        return NULL; /* as realloc does when it fails: `ptr` stays valid and owned by the caller */
     void *result = realloc(ptr, size);
     if (ptr == NULL && result != NULL)
         live_allocations++;
@@ -15,6 +34,8 @@ void *wp_pb_counted_realloc(void *ptr, size_t size)
 
 void *wp_pb_counted_calloc(size_t count, size_t size)
 {
+    if (injected_failure())
+        return NULL;
     void *result = calloc(count, size);
     if (result != NULL)
         live_allocations++;
@@ -31,4 +52,15 @@ void wp_pb_counted_free(void *ptr)
 int64_t wp_pb_live_allocations_on_this_thread(void)
 {
     return live_allocations;
+}
+
+void wp_pb_fail_allocations_after(int64_t count)
+{
+    allocations_before_failure = count;
+    refused_allocations = 0;
+}
+
+int64_t wp_pb_refused_allocations_on_this_thread(void)
+{
+    return refused_allocations;
 }

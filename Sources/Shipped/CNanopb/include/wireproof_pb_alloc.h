@@ -30,6 +30,14 @@ void wp_pb_counted_free(void *ptr);
 /* Blocks allocated minus blocks freed through the hooks on the calling thread since it started. */
 int64_t wp_pb_live_allocations_on_this_thread(void);
 
+/* Failure injection, for tests of the out-of-memory paths: on the calling thread, the next `count`
+ * allocations succeed and every one after them fails (returns NULL, as an exhausted allocator
+ * would) until the next call; a negative `count` (the initial state) turns the injection off.
+ * Each call resets the refused count. Cost when off: one thread-local compare per allocation. */
+void wp_pb_fail_allocations_after(int64_t count);
+/* Allocations the injection refused on the calling thread since wp_pb_fail_allocations_after. */
+int64_t wp_pb_refused_allocations_on_this_thread(void);
+
 #ifdef __cplusplus
 }
 #endif
