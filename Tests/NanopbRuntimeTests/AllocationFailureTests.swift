@@ -106,3 +106,34 @@ import Testing
         #expect(liveNanopbAllocations() == before)
     }
 }
+
+@_spi(NanopbFacade) import NanopbRuntime
+
+extension AllocationFailureTests {
+    @Test func aCopyThatRunsOutOfMemoryIsEmptyOneofCaseIncluded() throws {
+        let packet = Rtm_DataPacket.with {
+            $0.senderIdentity = "alice"
+            $0.value = .chat(.with { $0.id = "m1"; $0.text = "hello"; $0.mentions = ["bob", "carol"] })
+        }
+        // First use of each type's shared empty value (never freed) happens here, not in the loop.
+        _ = NanopbField.copy(packet._pointer) == packet && Rtm_DataPacket().value == nil
+        var copied = false, refusals = 0
+        for allowed in 1...100 {
+            let before = liveNanopbAllocations()
+            do {
+                let ((copy, refused), lines) = capturingReports { withAllocationsRefused(after: allowed) { NanopbField.copy(packet._pointer) } }
+                if refused {
+                    refusals += 1
+                    #expect(copy == Rtm_DataPacket() && copy.value == nil, "allowed \(allowed): a failed copy is empty: \(copy)")
+                    #expect(!lines.isEmpty)
+                } else {
+                    #expect(copy == packet && lines.isEmpty)
+                    copied = true
+                }
+            }
+            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
+            if copied { break }
+        }
+        #expect(copied && refusals >= 3)
+    }
+}
