@@ -144,6 +144,19 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public var text: String"))
     }
 
+    @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
+        // A file that ends inside an identifier or a chain (no newline after it) still spells it.
+        var identifiers: Set<String> = []
+        SourceScanner.scan("let a: Q_Holder.Inner", into: &identifiers)
+        #expect(identifiers.contains("Q_Holder.Inner"), "\(identifiers)")
+        var trailingDot: Set<String> = []
+        SourceScanner.scan("_ = Q_Root.", into: &trailingDot)
+        #expect(trailingDot.contains("Q_Root") && !trailingDot.contains("Q_Root."), "\(trailingDot)")
+        var words: Set<String> = []
+        SourceScanner.scan("a.b(c) d_1", into: &words)
+        #expect(words == ["a.b", "c", "d_1"], "\(words)")
+    }
+
     @Test func pruningKeepsSpelledTypesAndEverythingTheyNeed() throws {
         let proto = """
             syntax = "proto3"; package q;

@@ -54,6 +54,32 @@ import Testing
         }
     }
 
+    @Test func theValueMixReachesEveryBoundaryValue() async throws {
+        // A third of the scalars are boundary values: varint length edges, 32- and 64-bit limits,
+        // and the float specials. Over a few thousand messages each must turn up.
+        let set = try await Fixtures.foreign()
+        var random = RandomMessages(schemas: set, seed: 3, messages: ["foreign.three.AllScalars"])
+        var u64: Set<UInt64> = [], i32: Set<Int32> = [], floats: Set<UInt32> = [], doubles: Set<UInt64> = []
+        for _ in 0..<4_000 {
+            let next = random.next()
+            let message = try #require(next)
+            if case let .uint64(v)? = message["f_uint64"] { u64.insert(v) }
+            if case let .int32(v)? = message["f_int32"] { i32.insert(v) }
+            if case let .float(v)? = message["f_float"] { floats.insert(v.bitPattern) }
+            if case let .double(v)? = message["f_double"] { doubles.insert(v.bitPattern) }
+        }
+        let edges: [UInt64] = [1, 2, 127, 128, 255, 300, 16_383, 16_384, 1 << 31, (1 << 31) - 1, 1 << 32, 1 << 63, .max, .max - 1]
+        #expect(edges.filter { !u64.contains($0) }.isEmpty, "missing uint64 edges")
+        #expect([Int32.min, .max, -1, -2, 127, 128, 16_384].filter { !i32.contains($0) }.isEmpty, "missing int32 edges")
+        let floatEdges: [Float] = [-0.0, 1, -1, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                                   -.leastNormalMagnitude, 0.1, 1e-30]
+        #expect(floatEdges.filter { !floats.contains($0.bitPattern) }.isEmpty, "missing float specials")
+        let doubleEdges: [Double] = [-0.0, 1, -1, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                                     -.leastNormalMagnitude, 0.1, 1e300]
+        #expect(doubleEdges.filter { !doubles.contains($0.bitPattern) }.isEmpty, "missing double specials")
+        #expect(floats.contains(Float.nan.bitPattern) && doubles.contains(Double.nan.bitPattern), "the canonical NaN")
+    }
+
     @Test func randomMessagesAreValidForTheirSchema() async throws {
         let set = try await Fixtures.foreign()
         var random = RandomMessages(schemas: set, seed: 11)

@@ -146,6 +146,25 @@ import Testing
         }
     }
 
+    @Test func parserRejectsAnUndeclaredMessageTypeAtTheStart() async throws {
+        let set = try await Fixtures.wire()
+        #expect(throws: TextFormatError(.unknownMessageType("wire3.Nope"), line: 1, column: 1)) {
+            try TextFormatParser(schemas: set).parse("i32: 1", as: "wire3.Nope")
+        }
+    }
+
+    @Test func errorPositionsCountLinesAndColumnsAcrossNewlines() async throws {
+        // Line numbers advance by one per newline, also inside a nested message and after blank
+        // lines; columns restart at 1 on each line.
+        let set = try await Fixtures.wire()
+        #expect(throws: TextFormatError(.unknownField("nope"), line: 4, column: 1)) {
+            try TextFormatParser(schemas: set).parse("i32: 1\n\n\nnope: 2", as: "wire3.Scalars")
+        }
+        #expect(throws: TextFormatError(.unterminatedString, line: 3, column: 5)) {
+            try TextFormatParser(schemas: set).parse("i32: 1\n\ns:  \"abc", as: "wire3.Scalars")
+        }
+    }
+
     @Test func parserRejectsOutOfRangeIntegers() async throws {
         let set = try await Fixtures.wire()
         #expect(throws: TextFormatError(.invalidValue(field: "i32", text: "2147483648"), line: 1, column: 6)) {
