@@ -1,0 +1,90 @@
+import Foundation
+import OracleCheck
+import ProtoOracle
+import Testing
+
+/// The oracle-check against a protoc that is wrong in one way at a time (a wrapper around the real
+/// one): each disagreement is reported for every case it touches, with the reason, both byte
+/// strings and both texts, and `wireproof oracle-check` exits 1; with the real protoc it exits 0.
+@Suite(.serialized) struct DisagreeingProtocTests {
+    /// A protoc wrapper: `--encode` and `--decode` runs are changed as `mode` says; everything
+    /// else (compiling the descriptor set) goes to the real protoc.
+    static func fakeProtoc(_ mode: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("protoc-\(mode)").path
+        let script = """
+            #!/bin/bash
+            mode=\(mode)
+            kind=other
+            for a in "$@"; do case "$a" in --encode=*) kind=encode ;; --decode=*) kind=decode ;; esac; done
+            case "$mode/$kind" in
+              encode-fails/encode) echo "planted: no encoding" >&2; exit 1 ;;
+              encode-extra/encode) /usr/bin/protoc "$@" || exit; printf '\\x08\\x01' ;;
+              decode-fails/decode) echo "planted: no decoding" >&2; exit 1 ;;
+              decode-garbage/decode) cat >/dev/null; echo '}}} not text format' ;;
+              decode-drops/decode) /usr/bin/protoc "$@" | head -n -1 ;;
+              *) exec /usr/bin/protoc "$@" ;;
+            esac
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    static func run(_ mode: String?) async throws -> OracleCheckReport {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-fakeprotoc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var configuration = OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory, randomCount: 6, seed: 4)
+        configuration.protocPath = try mode.map { try fakeProtoc($0, in: dir) }
+        return try await OracleCheck.run(configuration)
+    }
+
+    @Test(arguments: [
+        ("encode-fails", "protoc --encode rejected the oracle's text: planted: no encoding"),
+        ("encode-extra", "encodings differ"),
+        ("decode-fails", "protoc --decode rejected the oracle's bytes: planted: no decoding"),
+        ("decode-garbage", "protoc --decode text does not parse"),
+    ])
+    func everyCaseDisagreesWithAProtocThatIsWrongThatWay(_ mode: String, _ problem: String) async throws {
+        let report = try await Self.run(mode)
+        let total = report.total
+        #expect(total.agreed == 0 && total.disagreed == total.exemplars + total.random && total.disagreed > 0, "\(report.table)")
+        #expect(report.failures.count == total.disagreed)
+        for failure in report.failures {
+            #expect(failure.problem.hasPrefix(problem), "\(failure.problem)")
+            #expect(failure.description.hasPrefix("DISAGREE \(failure.caseName) (\(failure.messageName))"))
+            #expect(failure.description.contains("  oracle bytes: \(failure.oracleBytes.map { String(format: "%02x", $0) }.joined())"))
+        }
+        // Random cases name the seed that replays them.
+        #expect(report.failures.filter { $0.caseName.hasPrefix("random#") }.allSatisfy { $0.seed == 4 && $0.description.contains(" seed 4:") })
+        if mode == "encode-extra" {
+            #expect(report.failures.allSatisfy { $0.protocBytes == $0.oracleBytes + [0x08, 0x01] })
+        }
+    }
+
+    @Test func aProtocThatDropsALineOfItsDecodingIsCaughtOnNonEmptyMessages() async throws {
+        let report = try await Self.run("decode-drops")
+        let total = report.total
+        #expect(total.disagreed > 0 && total.agreed > 0, "\(report.table)")
+        for failure in report.failures {
+            #expect(failure.problem.hasPrefix("protoc --decode text reads back to a different message")
+                        || failure.problem.hasPrefix("protoc --decode text does not parse"), "\(failure.problem)")
+            #expect(!failure.oracleBytes.isEmpty, "an empty message has no line to drop")
+        }
+    }
+
+    @Test func theCommandExitsOneOnADisagreementZeroOnAgreementTwoOnUsage() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-fakeprotoc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fake = try Self.fakeProtoc("encode-extra", in: dir)
+        let wire = Fixtures.wireDirectory
+        #expect(await WireproofCommand.main(["oracle-check", "--proto-dir", wire, "--protoc", fake, "--jobs", "2"]) == 1)
+        #expect(await WireproofCommand.main(["oracle-check", "--proto-dir", wire, "--random", "3", "--seed", "2"]) == 0)
+        for arguments in [[], ["check"], ["oracle-check", "--proto-dir"], ["oracle-check", "--seed", "x"], ["oracle-check", "--random", "-1"],
+                          ["oracle-check", "--jobs", "many"], ["oracle-check", "--bogus", "1"],
+                          ["oracle-check", "--proto-dir", dir.appendingPathComponent("absent").path]] {
+            #expect(await WireproofCommand.main(arguments) == 2, "\(arguments)")
+        }
+    }
+}
