@@ -7,6 +7,7 @@ import BundledProtoCatalog
 @testable import FacadeProof
 import Foundation
 import OracleCheck
+import ProtoOracle
 import ProtoSchema
 import Testing
 
@@ -77,6 +78,40 @@ import Testing
         for deviation in passing.deviations where deviation.elements > 0 {
             #expect(clean.contains { $0.hasPrefix("  #\(deviation.row) ") && $0.contains(": \(deviation.elements)") })
         }
+    }
+
+    @Test func theTableFitsTheLongestFileNameAndRightAlignsEveryCount() {
+        let long = String(repeating: "deep/", count: 9) + "x.proto"  // 52 characters, past the 36 minimum
+        var row = SchemaProofReport.Row(file: long)
+        row.messages = 3; row.exemplars = 12_345; row.passed = 7
+        let table = SchemaProofReport(rows: [row, SchemaProofReport.Row(file: "a.proto")], deviations: [], failures: [], missing: []).table
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)  // header, two files, total
+        #expect(Set(lines.map(\.count)).count == 1, "every line as wide as the others:\n\(table)")
+        #expect(lines[1].dropFirst(long.count + 2).hasPrefix("         3     12345         7"), "\(lines[1])")
+        #expect(lines[0].hasPrefix("file" + String(repeating: " ", count: long.count - 2) + "  messages"), "\(lines[0])")
+        #expect(lines[3].hasPrefix("total"))
+    }
+
+    @Test func theSeededMutationMakesEveryKindOfEditItDocuments() {
+        // Over many draws from one seed: a single bit flipped, a byte overwritten (more than one bit
+        // changed), a truncation, an insertion, a deletion, and growth by a repeated slice.
+        let original = (0..<32).map { UInt8($0 * 7 & 0xFF) }
+        var random = SplitMix64(seed: 11)
+        var kinds: Set<String> = []
+        for _ in 0..<3_000 {
+            let out = DecodeMutationCheck.mutate(original, &random)
+            if out.count == original.count {
+                let changed = zip(out, original).filter { $0 != $1 }
+                if changed.count == 1 { kinds.insert((changed[0].0 ^ changed[0].1).nonzeroBitCount == 1 ? "bit" : "byte") }
+            } else if out.count < original.count {
+                kinds.insert(original.starts(with: out) ? "truncate" : "delete")
+            } else {
+                kinds.insert(out.count - original.count <= 16 ? "insert-or-append" : "grow")
+            }
+            #expect(out.count <= 2 * original.count + 16)
+        }
+        #expect(kinds.isSuperset(of: ["bit", "byte", "truncate", "delete", "insert-or-append", "grow"]), "\(kinds)")
     }
 
     @Test func aStaleCatalogIsReportedByNameAndFailsTheProof() async throws {

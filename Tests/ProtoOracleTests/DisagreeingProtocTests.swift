@@ -25,7 +25,13 @@ import Testing
               *) exec /usr/bin/protoc "$@" ;;
             esac
             """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        // Written here, then copied into place by `cp`: a child that another test forks while this
+        // process holds the file open for writing would keep it open and make it unexecutable
+        // ("text file busy"); the copy's write descriptor lives only in the `cp` process.
+        try script.write(toFile: path + ".txt", atomically: true, encoding: .utf8)
+        let copy = try Process.run(URL(fileURLWithPath: "/bin/cp"), arguments: [path + ".txt", path])
+        copy.waitUntilExit()
+        try #require(copy.terminationStatus == 0)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return path
     }
@@ -62,6 +68,16 @@ import Testing
         }
     }
 
+    @Test func progressCountsEveryCaseOnceUpToTheTotal() async throws {
+        let seen = ProgressLog()
+        let report = try await OracleCheck.run(OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory, randomCount: 5, seed: 4)) {
+            seen.append($0, $1)
+        }
+        let total = report.total.exemplars + report.total.random
+        #expect(seen.items.map(\.0) == Array(1...total), "\(seen.items)")
+        #expect(seen.items.allSatisfy { $0.1 == total })
+    }
+
     @Test func aProtocThatDropsALineOfItsDecodingIsCaughtOnNonEmptyMessages() async throws {
         let report = try await Self.run("decode-drops")
         let total = report.total
@@ -87,4 +103,12 @@ import Testing
             #expect(await WireproofCommand.main(arguments) == 2, "\(arguments)")
         }
     }
+}
+
+/// (done, total) pairs as the check reports them, from any task.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(Int, Int)] = []
+    func append(_ done: Int, _ total: Int) { lock.lock(); stored.append((done, total)); lock.unlock() }
+    var items: [(Int, Int)] { lock.lock(); defer { lock.unlock() }; return stored }
 }

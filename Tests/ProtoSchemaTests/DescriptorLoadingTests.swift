@@ -17,6 +17,22 @@ import Testing
         #expect(x.type == .int32 && x.label == .repeated && x.isPacked && !x.hasPresence)
     }
 
+    @Test func theSyntaxOfAFileIsReadFromEitherEditionFieldOrTheSyntaxString() throws {
+        // FileDescriptorProto: name (1), then syntax (12, string), edition (13, string: older protoc)
+        // or edition (14, enum: newer protoc). No field: proto2.
+        func syntax(of extra: [UInt8]) throws -> Syntax? {
+            let file: [UInt8] = [0x0a, 7] + Array("e.proto".utf8) + extra
+            return try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file).files.first?.syntax
+        }
+        #expect(try syntax(of: []) == .proto2)
+        #expect(try syntax(of: [0x62, 6] + Array("proto3".utf8)) == .proto3)
+        #expect(try syntax(of: [0x62, 8] + Array("editions".utf8)) == .editions)
+        #expect(try syntax(of: [0x6a, 4] + Array("2023".utf8)) == .editions)
+        #expect(try syntax(of: [0x70, 0xe8, 0x07]) == .editions)
+        // A varint in the string's field number, or a string in the enum's, is skipped, not misread.
+        #expect(try syntax(of: [0x68, 0x01]) == .proto2)
+    }
+
     @Test func truncatedDescriptorSetIsRejectedWithOffset() {
         #expect(throws: SchemaError.malformed(reason: "length past end", offset: 1)) {
             try SchemaSet(descriptorSet: [0x0a, 0x05, 0x0a])

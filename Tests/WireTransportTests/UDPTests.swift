@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Testing
 @testable import WireTransport
 
@@ -46,6 +47,30 @@ struct UDPTests {
         server.accepted.values[0].send(bytes: pattern(500))
         let r = receiveBlocking(client, min: 1, max: 100)
         #expect(r?.2 == .datagramTruncated(length: 101))
+    }
+
+    @Test func aRefusedDatagramFailsOneReceiveAndTheConnectionCarriesOn() throws {
+        // A loopback port nobody listens on: bound once to learn a free number, then closed.
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(probe >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        close(probe)
+        try #require(bound)
+        let (client, states) = makeClient(.udp, port: UInt16(bigEndian: address.sin_port))
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready))
+        client.send(bytes: [1])
+        // The ICMP port-unreachable comes back as ECONNREFUSED on the next read: one receive fails.
+        let refused = receiveBlocking(client, min: 1, max: 10)
+        #expect(refused?.2 == .posix(call: "recvmmsg", errno: ECONNREFUSED), "\(String(describing: refused))")
+        #expect(refused?.1 == false, "an ICMP error ends one receive, not the flow")
+        #expect(states.values.last == .ready, "the connection carries on: \(states.values)")
     }
 
     @Test func aReceiveIssuedBeforeAnAcceptedPeerStartsIsServedOnStart() throws {
