@@ -269,8 +269,9 @@ def judge(m, timeouts, logfile):
             if m.layer.build_is_check:
                 return ("killed", "the build's own checks")
             return ("no-compile", "")
+        # The second step runs every other suite (the quick ones have just passed).
         steps = [("quick suites", f"swift test --skip-build --filter '{m.layer.quick}'", timeouts["quick"]),
-                 ("all suites", "swift test --skip-build", timeouts["full"])]
+                 ("all suites", f"swift test --skip-build --skip '{m.layer.quick}'", timeouts["full"])]
         steps += [(cmd, cmd, timeouts["build"]) for cmd in m.layer.extra]
         for name, cmd, limit in steps:
             r = run(cmd, limit, logfile=logfile, retry_timeout=True)
