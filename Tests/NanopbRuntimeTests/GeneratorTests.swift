@@ -144,6 +144,28 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public var text: String"))
     }
 
+    @Test func honouredIntSizeNarrowsTheFacadeFieldAndOtherOptionsOnTheFieldDoNotLeakIn() throws {
+        let proto = """
+            syntax = "proto3";
+            package hn;
+            message N { uint32 small = 1; int64 wide = 2; uint32 plain = 3; }
+            """
+        func setting(_ element: String, _ option: String, _ value: String) -> NanopbOptionSetting {
+            NanopbOptionSetting(file: "hn.proto", element: element, kind: "field", option: option, value: value, source: "hn.options")
+        }
+        // Two options on one field: only int_size sizes it (max_size is skipped, without effect).
+        let options = [setting("hn.N.small", "max_size", "4"), setting("hn.N.small", "int_size", "IS_8"),
+                       setting("hn.N.wide", "int_size", "IS_16")]
+        let text = try ProtoGen.facades(schema: compileSchema(["hn.proto": proto]), cModule: "CMod",
+                                        inputs: PlanInputs(nanopbOptions: options, optionsMode: .honour)).map(\.contents).joined()
+        #expect(text.contains("public var small: UInt8"), "\(text)")
+        #expect(text.contains("public var wide: Int16"))
+        #expect(text.contains("public var plain: UInt32"))
+        let skipped = try ProtoGen.facades(schema: compileSchema(["hn.proto": proto]), cModule: "CMod",
+                                           inputs: PlanInputs(nanopbOptions: options, optionsMode: .skip)).map(\.contents).joined()
+        #expect(skipped.contains("public var small: UInt32") && skipped.contains("public var wide: Int64"))
+    }
+
     @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
         // A file that ends inside an identifier or a chain (no newline after it) still spells it.
         var identifiers: Set<String> = []
