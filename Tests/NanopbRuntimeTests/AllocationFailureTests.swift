@@ -90,6 +90,37 @@ import Testing
         #expect(built && refusals >= 5, "\(refusals) allocations refused before the setters succeeded")
     }
 
+    @Test func repeatedBytesAndEnumSettersOutOfMemoryKeepTheOldArrays() throws {
+        var built = false, refusals = 0
+        for allowed in 0...50 {
+            let before = liveNanopbAllocations()
+            do {
+                var refused = false
+                let (message, lines) = capturingReports {
+                    Rtm_Join.with { builder in
+                        builder.sessionTickets = [[9]]; builder.preferredCodecs = [.opus]; builder.token = "old"
+                        refused = withAllocationsRefused(after: allowed) {
+                            builder.sessionTickets = [[1, 2], [3], []]; builder.preferredCodecs = [.red, .opus]; builder.token = "new"
+                        }.refused
+                    }
+                }
+                #expect(message.sessionTickets == [[1, 2], [3], []] || message.sessionTickets == [[9]], "allowed \(allowed)")
+                #expect(message.preferredCodecs == [.red, .opus] || message.preferredCodecs == [.opus], "allowed \(allowed)")
+                #expect(["new", "old"].contains(message.token), "allowed \(allowed)")
+                if refused {
+                    refusals += 1
+                    #expect(!lines.isEmpty, "allowed \(allowed): a refused allocation must be reported")
+                } else {
+                    #expect(message.sessionTickets == [[1, 2], [3], []] && message.preferredCodecs == [.red, .opus] && message.token == "new")
+                    built = true
+                }
+            }
+            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
+            if built { break }
+        }
+        #expect(built && refusals >= 4, "\(refusals) allocations refused before the setters succeeded")
+    }
+
     @Test func aBuilderGetterOutOfMemoryReportsAndReturnsAnEmptyCopy() throws {
         let before = liveNanopbAllocations()
         do {
