@@ -166,6 +166,20 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(skipped.contains("public var small: UInt32") && skipped.contains("public var wide: Int64"))
     }
 
+    @Test func theCatalogListsWhatItCannotBuildWithTheReason() throws {
+        let proto = """
+            syntax = "proto3";
+            package ex;
+            message Holder { message Inner { int32 a = 1; } }
+            message Full { int32 a = 1; }
+            """
+        let text = try ProtoGen.catalog(schema: compileSchema(["ex.proto": proto]), facadeModule: "ExFacades", protoDirectoryHint: nil)
+            .map(\.contents).joined()
+        // A message with only nested types is a namespace in Swift: nothing to build or encode.
+        #expect(text.contains("FacadeExemplarExclusion(name: \"ex.Holder\", reason: \"no fields:"), "\(text)")
+        #expect(!text.contains("FacadeExemplarExclusion(name: \"ex.Full\""))
+    }
+
     @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
         // A file that ends inside an identifier or a chain (no newline after it) still spells it.
         var identifiers: Set<String> = []

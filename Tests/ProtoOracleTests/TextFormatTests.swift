@@ -165,6 +165,16 @@ import Testing
         }
     }
 
+    @Test func aNumericFieldNameMustBeAValidFieldNumber() async throws {
+        // Unknown fields in text format are named by number: 1 to 2^29 - 1.
+        let set = try await Fixtures.wire()
+        let parsed = try TextFormatParser(schemas: set).parse("536870911: 5", as: "wire3.Scalars")
+        #expect(parsed.unknownFields == [.varint(536_870_911, 5)])
+        for name in ["536870912", "0"] {
+            #expect(throws: TextFormatError.self, "\(name)") { try TextFormatParser(schemas: set).parse("\(name): 5", as: "wire3.Scalars") }
+        }
+    }
+
     @Test func parserRejectsOutOfRangeIntegers() async throws {
         let set = try await Fixtures.wire()
         #expect(throws: TextFormatError(.invalidValue(field: "i32", text: "2147483648"), line: 1, column: 6)) {

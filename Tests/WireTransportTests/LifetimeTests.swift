@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Testing
 @testable import WireTransport
 
@@ -17,7 +18,7 @@ final class Owner: @unchecked Sendable {
     }
 }
 
-@Suite("Lifetime")
+@Suite("Lifetime", .serialized)
 struct LifetimeTests {
     private func released(_ check: () -> Bool) -> Bool {
         for _ in 0 ..< 200 { if check() { return true }; Thread.sleep(forTimeInterval: 0.01) }
@@ -55,6 +56,20 @@ struct LifetimeTests {
         #expect(server.accepted.wait { !$0.isEmpty })
         let r = receiveBlocking(server.accepted.values[0], min: 1, max: 1)
         #expect(r?.1 == true, "releasing a connection closes its socket; the peer sees end of stream")
+    }
+
+    @Test func aHandleDroppedOpenClosesItsSocketAndCountsTheLeak() throws {
+        // The safety net for an owner that forgot to close: the descriptor is closed anyway (the
+        // peer of a socket pair sees end of stream) and counted, so a test can notice.
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Glibc.close(pair[1]) }
+        let before = SocketHandle.leakedCloses
+        do { _ = SocketHandle(taking: pair[0]) }
+        #expect(SocketHandle.leakedCloses == before + 1)
+        var byte: UInt8 = 0
+        #expect(Glibc.recv(pair[1], &byte, 1, 0) == 0, "the dropped handle's socket is closed")
+        SocketHandle.leakedCloses = before  // leaked on purpose; the suite's other tests expect none
     }
 
     @Test func cancelledListenerIsReleased() throws {
