@@ -337,6 +337,9 @@ def main():
                     help="judge only the chosen mutants at positions K, K+N, K+2N, ... (concurrent runs)")
     ap.add_argument("--results-from", action="append", default=[], metavar="DIR",
                     help="with --resume: also reuse the verdicts in DIR/results.jsonl (another shard's)")
+    ap.add_argument("--no-new", action="store_true",
+                    help="with --resume: judge only mutants that have a verdict on record (with --rejudge: "
+                         "just those again); the others are reported as not judged")
     ap.add_argument("--report-only", action="store_true",
                     help="judge nothing: report the verdicts --resume finds (unjudged mutants are listed)")
     ap.add_argument("--timeout-scale", type=float, default=3.0,
@@ -420,6 +423,9 @@ def main():
             outcome, detail = before["outcome"], before["detail"]
             results.append((m, outcome, detail, before["seconds"]))
             log(f"[{i}/{len(chosen)}] {m.layer.name} {m.path}:{m.line} {outcome} (judged before, {before['tree']})")
+            continue
+        elif not before and args.no_new:
+            results.append((m, "not judged", "", 0.0))
             continue
         else:
             with open(logfile, "a") as out:
