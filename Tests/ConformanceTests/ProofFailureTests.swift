@@ -105,7 +105,8 @@ import Testing
                 let changed = zip(out, original).filter { $0 != $1 }
                 if changed.count == 1 { kinds.insert((changed[0].0 ^ changed[0].1).nonzeroBitCount == 1 ? "bit" : "byte") }
             } else if out.count < original.count {
-                kinds.insert(original.starts(with: out) ? "truncate" : "delete")
+                // A deletion removes at most 8 bytes; a prefix more than 8 shorter is a truncation.
+                kinds.insert(original.starts(with: out) && original.count - out.count > 8 ? "truncate" : "delete")
             } else {
                 kinds.insert(out.count - original.count <= 16 ? "insert-or-append" : "grow")
             }

@@ -33,6 +33,22 @@ import Testing
         #expect(try syntax(of: [0x68, 0x01]) == .proto2)
     }
 
+    @Test func unknownFieldsOfEveryWireTypeAreSkipped() throws {
+        // A FileDescriptorProto with fields this reader does not know: varint, fixed64, bytes,
+        // a group with a field inside, fixed32; then its name, which must still be read.
+        let unknown: [UInt8] = [0xf8, 0x06, 0x01,  // 111: varint
+                                0xf9, 0x06, 1, 2, 3, 4, 5, 6, 7, 8,  // 111: fixed64
+                                0xfa, 0x06, 0x02, 0x61, 0x62,  // 111: bytes
+                                0xfb, 0x06, 0x08, 0x01, 0xfc, 0x06,  // 111: group { 1: 1 }
+                                0xfd, 0x06, 1, 2, 3, 4]  // 111: fixed32
+        let file: [UInt8] = unknown + [0x0a, 7] + Array("u.proto".utf8)
+        let set = try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
+        #expect(set.files.map(\.name) == ["u.proto"])
+        // A fixed32 cut short is refused where it starts.
+        let cut: [UInt8] = [0x0a, 4, 0xfd, 0x06, 1, 2]
+        #expect(throws: SchemaError.self) { try SchemaSet(descriptorSet: cut) }
+    }
+
     @Test func truncatedDescriptorSetIsRejectedWithOffset() {
         #expect(throws: SchemaError.malformed(reason: "length past end", offset: 1)) {
             try SchemaSet(descriptorSet: [0x0a, 0x05, 0x0a])

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Testing
 @testable import WireTransport
@@ -23,5 +24,31 @@ import Testing
         #expect(!ran)
         handle.close()  // a second close does nothing
         #expect(!handle.isOpen)
+    }
+
+    @Test func aChannelClosedWhileItsReadSourceIsSuspendedIgnoresLaterArming() throws {
+        // close() resumes a suspended read source so it can be cancelled; arming it afterwards
+        // must not resume it a second time (Dispatch traps on an over-resume).
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Glibc.close(pair[1]) }
+        let queue = DispatchQueue(label: "socket-handle-test")
+        let released = DispatchSemaphore(value: 0)
+        queue.sync {
+            let channel = IOChannel(socket: SocketHandle(taking: pair[0]), queue: queue)
+            channel.armRead(true)
+            channel.armRead(false)
+            channel.close()
+            channel.armRead(true)
+            channel.armRead(false)
+            channel.armRead(true)
+            #expect(channel.isClosed)
+        }
+        // The descriptor is closed once the cancel handlers ran: the peer sees end of stream.
+        queue.async { released.signal() }
+        #expect(released.wait(timeout: .now() + 5) == .success)
+        var byte: UInt8 = 0
+        var readable = pollfd(fd: pair[1], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&readable, 1, 5_000) == 1 && Glibc.recv(pair[1], &byte, 1, 0) == 0)
     }
 }
