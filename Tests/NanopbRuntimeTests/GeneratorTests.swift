@@ -148,22 +148,24 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         let proto = """
             syntax = "proto3";
             package hn;
-            message N { uint32 small = 1; int64 wide = 2; uint32 plain = 3; }
+            message N { uint32 small = 1; int64 wide = 2; uint32 plain = 3; string gone = 4; }
             """
         func setting(_ element: String, _ option: String, _ value: String) -> NanopbOptionSetting {
             NanopbOptionSetting(file: "hn.proto", element: element, kind: "field", option: option, value: value, source: "hn.options")
         }
         // Two options on one field: only int_size sizes it (max_size is skipped, without effect).
         let options = [setting("hn.N.small", "max_size", "4"), setting("hn.N.small", "int_size", "IS_8"),
-                       setting("hn.N.wide", "int_size", "IS_16")]
+                       setting("hn.N.wide", "int_size", "IS_16"), setting("hn.N.gone", "type", "FT_IGNORE")]
         let text = try ProtoGen.facades(schema: compileSchema(["hn.proto": proto]), cModule: "CMod",
                                         inputs: PlanInputs(nanopbOptions: options, optionsMode: .honour)).map(\.contents).joined()
         #expect(text.contains("public var small: UInt8"), "\(text)")
         #expect(text.contains("public var wide: Int16"))
         #expect(text.contains("public var plain: UInt32"))
+        #expect(!text.contains("gone"), "an FT_IGNORE field has no facade property")
         let skipped = try ProtoGen.facades(schema: compileSchema(["hn.proto": proto]), cModule: "CMod",
                                            inputs: PlanInputs(nanopbOptions: options, optionsMode: .skip)).map(\.contents).joined()
         #expect(skipped.contains("public var small: UInt32") && skipped.contains("public var wide: Int64"))
+        #expect(skipped.contains("public var gone: String"))
     }
 
     @Test func theCatalogListsWhatItCannotBuildWithTheReason() throws {

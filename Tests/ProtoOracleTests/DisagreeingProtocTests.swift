@@ -60,6 +60,8 @@ import Testing
             #expect(failure.problem.hasPrefix(problem), "\(failure.problem)")
             #expect(failure.description.hasPrefix("DISAGREE \(failure.caseName) (\(failure.messageName))"))
             #expect(failure.description.contains("  oracle bytes: \(failure.oracleBytes.map { String(format: "%02x", $0) }.joined())"))
+            #expect(failure.description.contains("  protoc bytes: \(failure.protocBytes.map { String(format: "%02x", $0) }.joined())"))
+            #expect(failure.description.contains("  oracle text:\n") && failure.description.contains("  protoc --decode text:\n"))
         }
         // Random cases name the seed that replays them.
         #expect(report.failures.filter { $0.caseName.hasPrefix("random#") }.allSatisfy { $0.seed == 4 && $0.description.contains(" seed 4:") })
