@@ -6,6 +6,7 @@
 import BundledProtoCatalog
 @testable import FacadeProof
 import Foundation
+import NanopbRuntime
 import OracleCheck
 import ProtoOracle
 import ProtoSchema
@@ -55,6 +56,27 @@ import Testing
         // The seeded decode mutation sees it too: a lossy re-encoding is not stable.
         #expect(report.total.mutantsFailed > 0)
         #expect(report.failures.contains { $0.contains("[stable-reencode]") })
+    }
+
+    @Test func facadesThatRejectTheirOwnEncodingFailCheckBAndProgressCountsEveryStep() async throws {
+        let loaded = try await BundledSchema.loaded()
+        let refusing = FacadeCatalog(
+            messageTypes: facadeCatalog.messageTypes.map { real in
+                FacadeMessageType(real.fullName) { _ in throw NanopbError.decodeFailed(reason: .other("planted"), offset: 0) }
+            },
+            exemplars: facadeCatalog.exemplars, exclusions: facadeCatalog.exclusions, protoDirectoryHint: nil)
+        var steps: [String: [Int]] = [:], totals: [String: Set<Int>] = [:]
+        let report = SchemaProof.run(catalog: refusing, schemas: loaded.schemas, configuration: .init(mutantsPerType: 1)) { step, done, total in
+            steps[step, default: []].append(done); totals[step, default: []].insert(total)
+        }
+        #expect(report.total.failed == facadeCatalog.exemplars.count)
+        let exemplar = try #require(facadeCatalog.exemplars.first)
+        #expect(report.failures.contains("\(exemplar.messageType) exemplar \(exemplar.name): (b) stable round trip failed: "
+                                         + "the facade rejects its own encoding: decode failed at byte 0: planted"), "\(report.failures.prefix(2))")
+        // Progress: each exemplar once, in order, then each mutation seed once, in order.
+        let seeds = facadeCatalog.exemplars.filter { !$0.name.contains("#") && !$0.name.contains("!") }.count
+        #expect(steps["exemplars"] == Array(1...facadeCatalog.exemplars.count) && totals["exemplars"] == [facadeCatalog.exemplars.count])
+        #expect(steps["mutation"] == Array(1...seeds) && totals["mutation"] == [seeds])
     }
 
     @Test func theRunnerPrintsTwentyFailuresAndCountsTheRest() async throws {

@@ -44,6 +44,9 @@ import Testing
         let file: [UInt8] = unknown + [0x0a, 7] + Array("u.proto".utf8)
         let set = try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
         #expect(set.files.map(\.name) == ["u.proto"])
+        // A varint of eleven bytes is refused where it starts, not read on past 64 bits.
+        let long: [UInt8] = [0x0a, 13, 0xf8, 0x06] + [UInt8](repeating: 0xff, count: 10) + [0x01]
+        #expect(throws: SchemaError.malformed(reason: "varint longer than 10 bytes", offset: 4)) { try SchemaSet(descriptorSet: long) }
         // A fixed32 cut short is refused where it starts.
         let cut: [UInt8] = [0x0a, 4, 0xfd, 0x06, 1, 2]
         #expect(throws: SchemaError.self) { try SchemaSet(descriptorSet: cut) }
