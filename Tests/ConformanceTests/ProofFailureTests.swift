@@ -166,6 +166,16 @@ import Testing
         let missingLines = ProofRunnerCommand.summary(of: report).filter { $0.hasPrefix("missing: ") }
         #expect(missingLines.count == min(20, dropped.count))
 
+        // An exclusion of one exemplar (`type#variant`) counts in its type's file.
+        let oneVariant = FacadeCatalog(
+            messageTypes: facadeCatalog.messageTypes, exemplars: facadeCatalog.exemplars,
+            exclusions: facadeCatalog.exclusions + [FacadeExemplarExclusion(name: "rtm.Cursor#planted=variant", reason: "test")],
+            protoDirectoryHint: nil)
+        let counted = SchemaProof.run(catalog: oneVariant, schemas: loaded.schemas, configuration: .init(mutantsPerType: 0))
+        let cursorRow = try #require(loaded.schemas.message("rtm.Cursor")?.file)
+        let baseline = try await Self.realReport.value
+        #expect(counted.rows.first { $0.file == cursorRow }?.excluded == (baseline.rows.first { $0.file == cursorRow }?.excluded ?? 0) + 1)
+        #expect(!counted.rows.contains { $0.file == "?" }, "no row for an unknown file")
         // Excluding the dropped type by name accounts for its exemplars: nothing is missing.
         let excluded = FacadeCatalog(
             messageTypes: facadeCatalog.messageTypes, exemplars: kept,

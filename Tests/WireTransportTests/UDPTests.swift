@@ -73,6 +73,21 @@ struct UDPTests {
         #expect(states.values.last == .ready, "the connection carries on: \(states.values)")
     }
 
+    @Test func cancellingEndsAPendingReceiveWithCancelledNotWithEndOfStream() throws {
+        let server = try TestServer(.udp)
+        defer { server.stop() }
+        let (client, states) = makeClient(.udp, port: server.port)
+        #expect(states.waitFor(.ready))
+        let got = Recorder<ReceiveResult>()
+        client.receive(minimumIncompleteLength: 1, maximumLength: 10) { data, complete, error in
+            got.append(ReceiveResult(data: data, isComplete: complete, error: error))
+        }
+        client.cancel()
+        #expect(got.wait { !$0.isEmpty })
+        #expect(got.values.first?.data == nil && got.values.first?.isComplete == false && got.values.first?.error == .cancelled,
+                "\(got.values)")
+    }
+
     @Test func aReceiveIssuedBeforeAnAcceptedPeerStartsIsServedOnStart() throws {
         // The listener hands a per-peer connection over before its owner starts it; a receive
         // queued in between must be served by start (it once waited forever: CI flake of the test
