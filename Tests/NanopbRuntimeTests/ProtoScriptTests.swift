@@ -99,6 +99,23 @@ private let schema = """
         #expect(quiet.status == 0 && !said(quiet).contains(".target(name:"), "\(said(quiet))")
     }
 
+    @Test func pruningKeepsOnlyTheFacadesTheSourcesSpell() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try writeSchema(["x.proto": schema, "y.proto": "syntax = \"proto3\";\nmessage Y { bool on = 1; }\n"], into: dir)
+        let sources = dir.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try "let y = Y.with { $0.on = true }\n".write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let facades = dir.appendingPathComponent("PrunedFacades").path
+        let result = try runProtoScript(in: dir, ["--c-out", dir.appendingPathComponent("PrunedC").path, "--swift-out", facades,
+                                                  "--prune", sources.path], environment: ["PROTO_NO_HINT=1"])
+        #expect(result.status == 0, "\(said(result))")
+        let text = try FileManager.default.contentsOfDirectory(atPath: facades).filter { $0.hasSuffix(".swift") }
+            .map { try String(contentsOfFile: facades + "/" + $0, encoding: .utf8) }.joined()
+        #expect(text.contains("typealias Y ="), "the spelled type is kept")
+        #expect(!text.contains("typealias M ="), "the unspelled type is pruned: \(text.prefix(400))")
+    }
+
     @Test func noHintForACModuleThePackageAlreadyDeclares() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
