@@ -92,15 +92,19 @@ class Mutant:
 
     @property
     def key(self):
-        """The id without its line number: what equivalent.txt and --resume match on, so a mutant
-        keeps its verdict when code above it moves."""
-        path, _, rest = self.ident.partition(":")
-        return f"{path}:{rest.partition(':')[2]}"
+        return key_of(self.ident)
 
     def diff(self):
         return "".join(difflib.unified_diff([self.original], [self.mutated],
                                             f"a/{self.path}", f"b/{self.path}", n=0,
                                             lineterm="\n")).replace("@@ -1 +1 @@", f"@@ line {self.line} @@")
+
+
+def key_of(ident):
+    """`path:line:hash` without the line number: what equivalent.txt and --resume match on, so a
+    mutant keeps its verdict when code above it moves."""
+    path, _, rest = ident.partition(":")
+    return f"{path}:{rest.partition(':')[2]}"
 
 
 def log(*parts):
@@ -292,8 +296,7 @@ def load_results(path):
         for raw in open(path):
             if raw.strip():
                 entry = json.loads(raw)
-                path, _, rest = entry["id"].partition(":")
-                found[f"{path}:{rest.partition(':')[2]}"] = entry
+                found[key_of(entry["id"])] = entry
     return found
 
 
@@ -314,8 +317,7 @@ def load_equivalent():
             line = raw.strip()
             if line and not line.startswith("#"):
                 ident, _, reason = line.partition(" ")
-                path, _, rest = ident.partition(":")
-                known[f"{path}:{rest.partition(':')[2]}"] = reason.strip()  # the line number is ignored
+                known[key_of(ident)] = reason.strip()
     return known
 
 
