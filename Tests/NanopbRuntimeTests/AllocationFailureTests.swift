@@ -18,30 +18,39 @@ import Testing
         }
     }
 
+    /// Runs `attempt(allowed)` for allowed = first, first + 1, ... (with the first `allowed`
+    /// allocations granted and the rest refused; `attempt` returns whether any was refused) until a
+    /// run is refused nothing, and checks that each run released every block it made. Returns how
+    /// many runs were refused something and whether one ran to completion.
+    static func atEachAllocation(from first: Int, _ attempt: (_ allowed: Int) throws -> Bool) rethrows -> (refusals: Int, completed: Bool) {
+        var refusals = 0
+        for allowed in first...(first + 200) {
+            let before = liveNanopbAllocations()
+            let refused = try attempt(allowed)
+            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
+            if !refused { return (refusals, true) }
+            refusals += 1
+        }
+        return (refusals, false)
+    }
+
     @Test func decodingOutOfMemoryThrowsOutOfMemoryAtEveryAllocationAndLeaksNothing() throws {
         let bytes = try Self.codec().serializedBytes()
         _ = try Rtm_Codec(serializedBytes: bytes)  // first use: the type's shared empty value
-        var refusals = 0, decoded = false
-        for allowed in 1...200 {
-            let before = liveNanopbAllocations()
-            do {
-                let (result, refused) = withAllocationsRefused(after: allowed) { Result { try Rtm_Codec(serializedBytes: bytes) } }
-                switch result {
-                case let .success(message):
-                    #expect(!refused, "allowed \(allowed): a refused allocation went unnoticed")
-                    #expect(try message.serializedBytes() == bytes)
-                    decoded = true
-                case let .failure(error):
-                    #expect(refused, "allowed \(allowed): \(error)")
-                    guard case let NanopbError.decodeFailed(reason, offset) = error else {
-                        Issue.record("allowed \(allowed): \(error) is not a decode failure"); continue
-                    }
-                    #expect(reason == .outOfMemory && offset > 0 && offset <= bytes.count, "allowed \(allowed): \(error)")
-                    refusals += 1
+        let (refusals, decoded) = try Self.atEachAllocation(from: 1) { (allowed: Int) throws -> Bool in
+            let (result, refused) = withAllocationsRefused(after: allowed) { Result { try Rtm_Codec(serializedBytes: bytes) } }
+            switch result {
+            case let .success(message):
+                #expect(!refused, "allowed \(allowed): a refused allocation went unnoticed")
+                #expect(try message.serializedBytes() == bytes)
+            case let .failure(error):
+                #expect(refused, "allowed \(allowed): \(error)")
+                guard case let NanopbError.decodeFailed(reason, offset) = error else {
+                    Issue.record("allowed \(allowed): \(error) is not a decode failure"); return refused
                 }
+                #expect(reason == .outOfMemory && offset > 0 && offset <= bytes.count, "allowed \(allowed): \(error)")
             }
-            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
-            if decoded { break }
+            return refused
         }
         #expect(decoded && refusals >= 10, "\(refusals) allocations refused before the decode succeeded")
     }
@@ -51,10 +60,7 @@ import Testing
         let again = nack  // a second reference: storing it copies instead of adopting the tree
         let old = Rtm_Codec_RtcpFeedback.with { $0.kind = "old" }
         _ = Rtm_Codec.with { $0.feedback = [again] }
-        var built = false, refusals = 0
-        for allowed in 0...200 {
-            let before = liveNanopbAllocations()
-            do {
+        let (refusals, built) = try Self.atEachAllocation(from: 0) { (allowed: Int) throws -> Bool in
                 var refused = false
                 let (message, lines) = capturingReports {
                     Rtm_Codec.with { builder in
@@ -74,27 +80,20 @@ import Testing
                 #expect(message.clockRate == 90_000 && message.codec == .red)
                 #expect(try Rtm_Codec(serializedBytes: try message.serializedBytes()) == message, "still a valid message")
                 if refused {
-                    refusals += 1
                     #expect(lines.contains { $0.contains("failed") && ($0.contains("out of memory") || $0.contains("realloc failed")) },
                             "allowed \(allowed): a refused allocation must be reported: \(lines)")
                 } else {
                     #expect(lines.isEmpty, "\(lines)")
                     #expect(message.mimeType == "video/vp8" && message.payloadTypes == [96, 97] && message.feedback == [again, again])
                     #expect(message.fmtp == "x")
-                    built = true
                 }
-            }
-            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
-            if built { break }
+                return refused
         }
         #expect(built && refusals >= 5, "\(refusals) allocations refused before the setters succeeded")
     }
 
     @Test func repeatedBytesAndEnumSettersOutOfMemoryKeepTheOldArrays() throws {
-        var built = false, refusals = 0
-        for allowed in 0...50 {
-            let before = liveNanopbAllocations()
-            do {
+        let (refusals, built) = Self.atEachAllocation(from: 0) { allowed in
                 var refused = false
                 let (message, lines) = capturingReports {
                     Rtm_Join.with { builder in
@@ -108,15 +107,11 @@ import Testing
                 #expect(message.preferredCodecs == [.red, .opus] || message.preferredCodecs == [.opus], "allowed \(allowed)")
                 #expect(["new", "old"].contains(message.token), "allowed \(allowed)")
                 if refused {
-                    refusals += 1
                     #expect(!lines.isEmpty, "allowed \(allowed): a refused allocation must be reported")
                 } else {
                     #expect(message.sessionTickets == [[1, 2], [3], []] && message.preferredCodecs == [.red, .opus] && message.token == "new")
-                    built = true
                 }
-            }
-            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
-            if built { break }
+                return refused
         }
         #expect(built && refusals >= 4, "\(refusals) allocations refused before the setters succeeded")
     }
@@ -148,22 +143,15 @@ extension AllocationFailureTests {
         }
         // First use of each type's shared empty value (never freed) happens here, not in the loop.
         _ = NanopbField.copy(packet._pointer) == packet && Rtm_DataPacket().value == nil
-        var copied = false, refusals = 0
-        for allowed in 1...100 {
-            let before = liveNanopbAllocations()
-            do {
-                let ((copy, refused), lines) = capturingReports { withAllocationsRefused(after: allowed) { NanopbField.copy(packet._pointer) } }
-                if refused {
-                    refusals += 1
-                    #expect(copy == Rtm_DataPacket() && copy.value == nil, "allowed \(allowed): a failed copy is empty: \(copy)")
-                    #expect(!lines.isEmpty)
-                } else {
-                    #expect(copy == packet && lines.isEmpty)
-                    copied = true
-                }
+        let (refusals, copied) = Self.atEachAllocation(from: 1) { allowed in
+            let ((copy, refused), lines) = capturingReports { withAllocationsRefused(after: allowed) { NanopbField.copy(packet._pointer) } }
+            if refused {
+                #expect(copy == Rtm_DataPacket() && copy.value == nil, "allowed \(allowed): a failed copy is empty: \(copy)")
+                #expect(!lines.isEmpty)
+            } else {
+                #expect(copy == packet && lines.isEmpty)
             }
-            #expect(liveNanopbAllocations() == before, "allowed \(allowed): blocks left behind")
-            if copied { break }
+            return refused
         }
         #expect(copied && refusals >= 3)
     }
