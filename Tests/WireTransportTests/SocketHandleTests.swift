@@ -26,9 +26,11 @@ import Testing
         #expect(!handle.isOpen)
     }
 
-    @Test func aChannelClosedWhileItsReadSourceIsSuspendedIgnoresLaterArming() throws {
+    @Test(arguments: [[true, false, true], [false], [false, true]])
+    func aChannelClosedWhileItsReadSourceIsSuspendedIgnoresLaterArming(_ afterClose: [Bool]) throws {
         // close() resumes a suspended read source so it can be cancelled; arming it afterwards
-        // must not resume it a second time (Dispatch traps on an over-resume).
+        // must not resume it a second time (Dispatch traps on an over-resume), and disarming it
+        // must not suspend it again (its cancel handler, which closes the descriptor, would wait).
         var pair: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { Glibc.close(pair[1]) }
@@ -39,9 +41,7 @@ import Testing
             channel.armRead(true)
             channel.armRead(false)
             channel.close()
-            channel.armRead(true)
-            channel.armRead(false)
-            channel.armRead(true)
+            for on in afterClose { channel.armRead(on) }
             #expect(channel.isClosed)
         }
         // The descriptor is closed once the cancel handlers ran: the peer sees end of stream.

@@ -73,7 +73,10 @@ final class IOChannel: @unchecked Sendable {
         readSource.setEventHandler { [weak self] in self?.onReadable?() }
     }
 
+    /// Does nothing once closed: close() left the read source running so its cancel handler can
+    /// run; suspending it again would hold the handler, and the descriptor, forever.
     func armRead(_ on: Bool) {
+        guard !closed else { return }
         switch (readState, on) {
         case (.inactive, true): readSource.activate(); readState = .running
         case (.suspended, true): readSource.resume(); readState = .running
