@@ -26,6 +26,33 @@ import Testing
         #expect(changed > 150, "only \(changed) of 300 messages changed")
     }
 
+    /// Half of all edits descend into a present submessage. An edit made inside keeps most of the
+    /// submessage's fields as they were; replacing the submessage from the top level (the only
+    /// way a mutator that never descends can change it) keeps none of these distinctive values.
+    @Test func editsReachInsideAPresentSubmessage() async throws {
+        let set = try await Fixtures.wire()
+        let mutator = StructureMutator(schemas: set)
+        var child = try empty("wire3.Scalars", set)
+        child.set(number: 2, .int64(-7_340_032_123_456))  // i64
+        child.set(number: 6, .string(Array("kept inside".utf8)))  // s
+        child.set(number: 8, .double(3.25))  // d
+        var parent = try empty("wire3.Scalars", set)
+        parent.set(number: 16, .message(child))  // child
+        let kept: [Int32] = [2, 6, 8]
+        var editedInside = 0
+        for seed in 0..<200 as Range<UInt64> {
+            var message = parent
+            var random = SplitMix64(seed: seed)
+            mutator.mutate(&message, &random)
+            guard let inner = message[number: 16]?.messageValue, inner != child else { continue }
+            let unchanged = kept.filter { inner.content(number: $0) == child.content(number: $0) }
+            if unchanged.count >= 2 { editedInside += 1 }
+        }
+        // About half the calls descend, and most inner edits (add, remove, change, copy) touch
+        // one field; 200 seeds give about 80. A mutator that stays at the top gives 0.
+        #expect(editedInside >= 40, "only \(editedInside) of 200 edits changed the submessage from inside")
+    }
+
     @Test func theSameSeedMakesTheSameEdits() async throws {
         let set = try await Fixtures.foreign()
         let mutator = StructureMutator(schemas: set)
