@@ -65,6 +65,11 @@ struct CrossChecker: Sendable {
     /// Path of the descriptor set protoc reads types from.
     let descriptorSet: String
     let schemas: SchemaSet
+    /// How check 3 reads the oracle's bytes back: the oracle's own decoder. A test substitutes a
+    /// faulty one to show that check can fail, since a correct oracle never trips it.
+    var decodeOwnBytes: @Sendable ([UInt8], MessageSchema, SchemaSet) throws -> DynamicMessage = {
+        try DynamicMessage(serializedBytes: $0, schema: $1, in: $2)
+    }
 
     /// nil when the oracle and protoc agree.
     func check(_ item: CheckCase) async throws(OracleCheckError) -> CheckFailure? {
@@ -99,7 +104,7 @@ struct CrossChecker: Sendable {
             return failure("protoc --decode text does not parse: \(error)", protocBytes: encoded.stdout, protocText: protocText)
         }
         do {
-            let selfDecoded = try DynamicMessage(serializedBytes: bytes, schema: message.schema, in: schemas)
+            let selfDecoded = try decodeOwnBytes(bytes, message.schema, schemas)
             guard selfDecoded == message else {
                 return failure("the oracle decodes its own bytes to a different message", protocBytes: encoded.stdout,
                                protocText: protocText)
