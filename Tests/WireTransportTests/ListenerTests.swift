@@ -15,6 +15,7 @@ struct ListenerTests {
             clients.append(c)
         }
         #expect(server.accepted.wait { $0.count == 2 })
+        #expect(server.listener.acceptedCount == 2 && server.listener.activeConnectionCount == 2)
         for _ in 0 ..< 3 {
             // One attempt each, so every excess peer is refused exactly once.
             let c = makeClient(.tcp, port: server.port, retry: RetryPolicy(maximumAttempts: 1))
@@ -30,12 +31,14 @@ struct ListenerTests {
         }
         #expect(server.listener.refusedCount == 3)
         #expect(server.accepted.values.count == 2)
+        #expect(server.listener.acceptedCount == 2, "refused peers are not counted as accepted")
         // Closing one admitted connection makes room for one more.
         server.accepted.values[0].cancel()
         #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.activeConnectionCount == 1 })
         let extra = makeClient(.tcp, port: server.port)
         #expect(extra.1.waitFor(.ready))
         #expect(server.accepted.wait { $0.count == 3 })
+        #expect(server.listener.acceptedCount == 3 && server.listener.activeConnectionCount == 2)
         for c in clients + [extra] { c.0.cancel() }
     }
 

@@ -108,4 +108,38 @@ struct UDPTests {
         #expect(got.wait { !$0.isEmpty })
         #expect(got.values.first?.data == Data([7]))
     }
+
+    /// A UDP listener admits one connection per source address up to its limit: a new peer past
+    /// the limit is dropped and counted, a known peer's later datagrams reach its connection
+    /// without counting again, and a cancelled peer's slot goes to the next new one.
+    @Test func aUDPListenerCountsPeersAndRefusesNewOnesPastItsLimit() throws {
+        let server = try TestServer(.udp, limit: 2)
+        defer { server.stop() }
+        var clients: [Connection] = []
+        func newPeer(sending byte: UInt8) -> Connection {
+            let (client, states) = makeClient(.udp, port: server.port)
+            #expect(states.waitFor(.ready))
+            client.send(bytes: [byte])
+            clients.append(client)
+            return client
+        }
+        defer { for c in clients { c.cancel() } }
+        let first = newPeer(sending: 1)
+        _ = newPeer(sending: 2)
+        #expect(server.accepted.wait { $0.count == 2 })
+        _ = newPeer(sending: 3)
+        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.refusedCount == 1 })
+        first.send(bytes: [4])
+        let firstPeer = try #require(server.accepted.values.first { connection in
+            receiveBlocking(connection, min: 1, max: 1)?.0 == Data([1])
+        })
+        #expect(receiveBlocking(firstPeer, min: 1, max: 1)?.0 == Data([4]), "a known peer's datagram reaches its connection")
+        #expect(server.listener.acceptedCount == 2 && server.listener.activeConnectionCount == 2)
+        #expect(server.accepted.values.count == 2)
+        firstPeer.cancel()
+        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.activeConnectionCount == 1 })
+        _ = newPeer(sending: 5)
+        #expect(server.accepted.wait { $0.count == 3 })
+        #expect(server.listener.acceptedCount == 3 && server.listener.refusedCount == 1)
+    }
 }
