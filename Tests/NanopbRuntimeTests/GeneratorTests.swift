@@ -131,6 +131,22 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         }
     }
 
+    @Test func twoTypesThatFlattenToOneSwiftNameAreRefusedNamingBoth() {
+        // `A_B` and `A.B` both flatten to `Nc_A_B`; so would an enum beside a message.
+        for proto in ["message A_B { int32 v = 1; } message A { message B { int32 w = 1; } }",
+                      "message A_B { int32 v = 1; } message A { enum B { B_ZERO = 0; } }"] {
+            do {
+                let text = try generate(["nc.proto": "syntax = \"proto3\"; package nc; " + proto])
+                Issue.record("generated despite the collision: \(text.count) characters")
+            } catch let GeneratorError.nameCollision(name, first, second) {
+                #expect(name == "Nc_A_B")
+                #expect(Set([first, second]) == ["nc.A_B", "nc.A.B"])
+            } catch {
+                Issue.record("wrong error: \(error)")
+            }
+        }
+    }
+
     @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
         // The facade module imports the C module: a C type `String` would shadow Swift.String in
         // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
