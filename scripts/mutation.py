@@ -179,11 +179,31 @@ def run_once(cmd, timeout, cwd, logfile):
         try:
             outcome = "ok" if proc.wait(timeout=timeout) == 0 else "failed"
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+            kill_session(proc.pid)
             proc.wait()
             outcome = "timeout"
         out.write(f"({outcome} in {time.time() - started:.1f} s)\n")
         return outcome
+
+
+def kill_session(sid):
+    """Kills every process of session `sid` (the step's shell leads a session of its own). Killing
+    its process group is not enough: swift test starts the test binary in a group of its own, and
+    a timed-out mutant's test run (an endless loop) kept spinning, slowing every later step."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        # After the command name (in parentheses, may contain spaces): state, ppid, pgrp, session.
+        if int(stat[stat.rfind(")") + 2:].split()[3]) == sid:
+            try:
+                os.kill(int(entry), 9)
+            except ProcessLookupError:
+                pass
 
 
 def prepare_tree():
