@@ -147,6 +147,26 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         }
     }
 
+    @Test func sharedBytesValuesAreStoredByTheirShortestPeriod() {
+        // Every byte string over {0, 1} of 1 to 10 bytes against the definition: the smallest p
+        // with b[i] == b[i - p] for every i >= p. Stops at the first mismatch (a wrong failure
+        // function can also loop forever on a later string).
+        func byDefinition(_ b: [UInt8]) -> Int {
+            (1...b.count).first { p in (p..<b.count).allSatisfy { b[$0] == b[$0 - p] } } ?? b.count
+        }
+        var mismatch: String?
+        search: for length in 1...10 {
+            for pattern in 0..<(1 << length) {
+                let b = (0..<length).map { UInt8(pattern >> $0 & 1) }
+                let found = SharedBytes.shortestPeriod(b), expected = byDefinition(b)
+                if found != expected { mismatch = "\(b): \(found) instead of \(expected)"; break search }
+            }
+        }
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        #expect(SharedBytes.shortestPeriod([]) == 0)
+        #expect(SharedBytes.shortestPeriod(Array(repeating: 7, count: 5000)) == 1)
+    }
+
     @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
         // The facade module imports the C module: a C type `String` would shadow Swift.String in
         // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
