@@ -1,3 +1,4 @@
+import OracleCheck
 import ProtoOracle
 import ProtoSchema
 import Testing
@@ -20,6 +21,21 @@ import Testing
         #expect(message["f_enum"] == .enumValue(1))  // first non-zero: MOOD_HAPPY
         #expect(message["o_int32"] == .int32(21))
         #expect(message.presentFieldNumbers.count == schema.fields.count)
+    }
+
+    @Test func theSubmessageBudgetPopulatesExactlyThatManySubmessagesInFieldOrder() throws {
+        let set = try InlineSchema.compile(["b.proto": """
+            syntax = "proto3"; package b;
+            message Leaf { int32 v = 1; }
+            message Root { Leaf a = 1; Leaf b = 2; Leaf c = 3; Leaf d = 4; Leaf e = 5; int32 n = 6; }
+            """])
+        let root = try #require(set.message("b.Root"))
+        for budget in 0...5 {
+            let message = Exemplars(schemas: set, maxSubmessages: budget).full(for: root)
+            let populated = message.presentFieldNumbers.filter { message[number: $0]?.messageValue != nil }
+            #expect(populated == Array(1...5).prefix(budget).map(Int32.init), "budget \(budget): \(populated)")
+            #expect(message[number: 6] == .int32(6), "scalars are not counted against the budget")
+        }
     }
 
     @Test func repeatedFieldsGetTwoElementsAndMapsOneEntry() async throws {
