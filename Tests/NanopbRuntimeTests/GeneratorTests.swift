@@ -180,6 +180,27 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public var text: String"))
     }
 
+    @Test func aSkippedOptionSaysWhetherHonouringOptionsWouldApplyIt() throws {
+        let set = try compileSchema(["so.proto": "syntax = \"proto3\"; package so; message N { uint32 small = 1; }"])
+        let field = try #require(set.message("so.N")?.fields.first)
+        func decision(_ option: String, _ value: String, _ mode: NanopbOptionsMode) -> NanopbOptionDecision {
+            let setting = NanopbOptionSetting(file: "so.proto", element: "so.N.small", kind: "field", option: option, value: value, source: "so.options")
+            return NanopbOptionPolicy.decide(setting, field: field, mode: mode)
+        }
+        // int_size can be honoured: skipping it says how to apply it.
+        guard case let .skipped(narrowing) = decision("int_size", "IS_8", .skip) else {
+            Issue.record("int_size not skipped by default"); return
+        }
+        #expect(narrowing.contains("--honour-options"), "\(narrowing)")
+        #expect(decision("int_size", "IS_8", .honour) == .honoured)
+        // FT_STATIC cannot be: skipping it says so, and does not suggest honouring it.
+        guard case let .skipped(storage) = decision("type", "FT_STATIC", .skip) else {
+            Issue.record("FT_STATIC not skipped by default"); return
+        }
+        #expect(storage.contains("not supported by the facades") && !storage.contains("--honour-options"), "\(storage)")
+        guard case .refused = decision("type", "FT_STATIC", .honour) else { Issue.record("FT_STATIC not refused"); return }
+    }
+
     @Test func honouredIntSizeNarrowsTheFacadeFieldAndOtherOptionsOnTheFieldDoNotLeakIn() throws {
         let proto = """
             syntax = "proto3";
