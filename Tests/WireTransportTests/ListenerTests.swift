@@ -92,6 +92,25 @@ struct ListenerTests {
         #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.rejectedCount == 1 })
     }
 
+    @Test func startingAListenerAgainOrAfterCancelDoesNothing() throws {
+        let server = try TestServer(.tcp)
+        defer { server.stop() }
+        let port = server.port
+        server.listener.start(queue: server.queue)
+        // `port` reads on the listener's queue, after the second start ran there.
+        #expect(server.listener.port == port, "a second start bound another socket")
+        #expect(server.listener.currentState == .ready)
+        let (client, states) = makeClient(.tcp, port: port)
+        #expect(states.waitFor(.ready))
+        client.cancel()
+
+        let unstarted = try Listener(using: .tcp, port: 0)
+        unstarted.cancel()
+        unstarted.start(queue: DispatchQueue(label: "cancelled-listener"))
+        #expect(unstarted.currentState == .cancelled)
+        #expect(unstarted.port == nil, "a cancelled listener bound a socket")
+    }
+
     @Test func listenerOnABusyPortFails() throws {
         let first = try TestServer(.tcp)
         defer { first.stop() }
