@@ -207,4 +207,18 @@ private let schema = """
             #expect(broken.status != 0 && broken.stderrText.contains("PB_NO_ERRMSG"), "\(unit) must not build with PB_NO_ERRMSG")
         }
     }
+
+    @Test func aCPlusPlusUnitIncludingTheGeneratedHeadersGetsTheSameGuard() throws {
+        // nanopb's headers are usable from C++; the guard spells its static assertions for both.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-cxx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unit = dir.appendingPathComponent("uses_facade_structs.cpp").path
+        try "#include \"BundledProtoC.h\"\nint main() { return 0; }\n".write(toFile: unit, atomically: true, encoding: .utf8)
+        let includes = ["-I", repositoryRoot + "/Sources/Shipped/CNanopb/include", "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include"]
+        let plain = try ChildProcess.run("/usr/bin/c++", ["-std=c++11", "-fsyntax-only"] + includes + [unit])
+        #expect(plain.status == 0, "a C++ unit compiles as configured: \(plain.stderrText)")
+        let broken = try ChildProcess.run("/usr/bin/c++", ["-std=c++11", "-fsyntax-only", "-DPB_NO_ERRMSG"] + includes + [unit])
+        #expect(broken.status != 0 && broken.stderrText.contains("PB_NO_ERRMSG"), "a C++ unit must not build with PB_NO_ERRMSG: \(broken.stderrText)")
+    }
 }
