@@ -145,6 +145,23 @@ import Testing
         #expect(kinds.isSuperset(of: ["bit", "byte", "truncate", "delete", "insert-or-append", "grow"]), "\(kinds)")
     }
 
+    @Test func aDuplicatedSliceCanLandAfterTheLastByte() {
+        // The slice copy inserts anywhere from before the first byte to after the last. Only an
+        // insertion at the very end turns distinct bytes into `original + original[p..<e]` with e
+        // short of the end (a slice copied in place just after itself always ends at the end).
+        let original = (0..<32).map { UInt8($0 * 7 & 0xFF) }
+        var random = SplitMix64(seed: 12)
+        var appendedSlices = 0
+        for _ in 0..<3_000 {
+            let out = DecodeMutationCheck.mutate(original, &random)
+            guard out.count >= original.count + 2, out.starts(with: original) else { continue }
+            let tail = Array(out[original.count...])
+            guard let start = original.firstIndex(of: tail[0]), start + tail.count < original.count else { continue }
+            if Array(original[start..<start + tail.count]) == tail { appendedSlices += 1 }
+        }
+        #expect(appendedSlices > 0, "no slice was ever copied after the last byte")
+    }
+
     @Test func aStaleCatalogIsReportedByNameAndFailsTheProof() async throws {
         let loaded = try await BundledSchema.loaded()
         let codec = try #require(facadeCatalog.exemplars.first { $0.messageType == "rtm.Codec" })
