@@ -52,6 +52,17 @@ import Testing
         #expect(throws: SchemaError.self) { try SchemaSet(descriptorSet: cut) }
     }
 
+    @Test func fieldNumberZeroIsRejectedWhereItsTagStarts() {
+        // Tag 0x00 is field 0 with wire type varint: no valid message has it, at the top level or
+        // inside a file.
+        #expect(throws: SchemaError.malformed(reason: "bad field number", offset: 0)) {
+            try SchemaSet(descriptorSet: [0x00, 0x01])
+        }
+        #expect(throws: SchemaError.malformed(reason: "bad field number", offset: 2)) {
+            try SchemaSet(descriptorSet: [0x0a, 0x02, 0x00, 0x01])
+        }
+    }
+
     @Test func truncatedDescriptorSetIsRejectedWithOffset() {
         #expect(throws: SchemaError.malformed(reason: "length past end", offset: 1)) {
             try SchemaSet(descriptorSet: [0x0a, 0x05, 0x0a])
