@@ -24,6 +24,22 @@ import Testing
         }
     }
 
+    @Test func unknownFieldGroupsCountAgainstTheNestingLimit() async throws {
+        // protoc --decode writes an undecodable length-delimited field as `99 { 1: 5 }`; those
+        // groups nest like messages and stop at the same limit.
+        let set = try await Fixtures.wire()
+        let parser = TextFormatParser(schemas: set, maxDepth: 3)
+        func nested(_ levels: Int) -> String { String(repeating: "99 { ", count: levels) + "1: 5" + String(repeating: " }", count: levels) }
+        let three = try parser.parse(nested(3), as: S)
+        #expect(three.unknownFields.count == 1)
+        do {
+            let four = try parser.parse(nested(4), as: S)
+            Issue.record("four levels parsed under a limit of three: \(four)")
+        } catch {
+            #expect(error.reason == .nestingTooDeep && error.line == 1, "\(error)")
+        }
+    }
+
     @Test func floatsAndDoublesRoundTripThroughTextBitExactly() async throws {
         let set = try await Fixtures.wire()
         let parser = TextFormatParser(schemas: set)
