@@ -167,6 +167,15 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(SharedBytes.shortestPeriod(Array(repeating: 7, count: 5000)) == 1)
     }
 
+    @Test func aBytesDefaultAsProtocEscapesItReadsBackByteForByte() throws {
+        // protoc writes a bytes default C-escaped, octal escapes always three digits: byte 1 then
+        // "1" is `\0011`, which must not be read as the octal 0011.
+        let proto = #"syntax = "proto2"; package bd; message M { optional bytes b = 1 [default = "\0011\377x\n\\"]; }"#
+        let field = try #require(compileSchema(["bd.proto": proto]).message("bd.M")?.fields.first)
+        let text = try #require(field.defaultValue)
+        #expect(FieldDefaults.unescapeCBytes(text) == [1, 0x31, 0xff, 0x78, 10, 0x5c], "protoc wrote \(text)")
+    }
+
     @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
         // The facade module imports the C module: a C type `String` would shadow Swift.String in
         // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
