@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    @Test func aMapWithMessageValuesUnderTheCutIsLeftEmpty() throws {
+        let set = try InlineSchema.compile(["m.proto": """
+            syntax = "proto3"; package m;
+            message Leaf { int32 v = 1; }
+            message Node { map<string, Node> children = 1; map<string, Leaf> leaves = 2; }
+            """])
+        let node = try #require(set.message("m.Node"))
+        let full = Exemplars(schemas: set).full(for: node)
+        #expect(full.content(number: 1) == nil, "a map whose value type is on the path stays empty: \(full)")
+        let leaves = try #require(full.content(number: 2), "a map of another type gets its entry")
+        guard case let .map(map) = leaves else { Issue.record("\(leaves)"); return }
+        #expect(map.entries.count == 1 && map.entries.first?.value.messageValue?[number: 1] == .int32(1))
+        let starved = Exemplars(schemas: set, maxSubmessages: 0).full(for: node)
+        #expect(starved.presentFieldNumbers.isEmpty, "with no submessage budget both maps stay empty: \(starved)")
+    }
+
     @Test func repeatedFieldsGetTwoElementsAndMapsOneEntry() async throws {
         let set = try await Fixtures.foreign()
         let exemplars = Exemplars(schemas: set)
