@@ -53,6 +53,40 @@ import Testing
         #expect(editedInside >= 40, "only \(editedInside) of 200 edits changed the submessage from inside")
     }
 
+    /// `maxDescent` is the deepest level an edit reaches: with 2, edits land at levels 0, 1 and 2
+    /// of a five-level chain and never below.
+    @Test func editsReachExactlyMaxDescentLevelsDown() async throws {
+        let set = try await Fixtures.wire()
+        var mutator = StructureMutator(schemas: set)
+        mutator.maxDescent = 2
+        // wire3.Scalars nested through `child` (16), each level named in its string field `s` (6).
+        var chain = try empty("wire3.Scalars", set)
+        chain.set(number: 6, .string(Array("level 4".utf8)))
+        for level in (0..<4).reversed() {
+            var parent = try empty("wire3.Scalars", set)
+            parent.set(number: 6, .string(Array("level \(level)".utf8)))
+            parent.set(number: 16, .message(chain))
+            chain = parent
+        }
+        func level(_ message: DynamicMessage, _ depth: Int) -> DynamicMessage? {
+            var current: DynamicMessage? = message
+            for _ in 0..<depth { current = current?[number: 16]?.messageValue }
+            return current
+        }
+        var editedAt: Set<Int> = []
+        for seed in 0..<400 as Range<UInt64> {
+            var message = chain
+            var random = SplitMix64(seed: seed)
+            mutator.mutate(&message, &random)
+            // An edit at level k changes levels 0...k and leaves level k + 1 as it was (an edit of
+            // `child` itself changes level k + 1 too, and is not attributed).
+            for k in 0...3 where level(message, k) != level(chain, k) && level(message, k + 1) == level(chain, k + 1) {
+                editedAt.insert(k)
+            }
+        }
+        #expect(editedAt == [0, 1, 2], "edits landed at levels \(editedAt.sorted())")
+    }
+
     @Test func theSameSeedMakesTheSameEdits() async throws {
         let set = try await Fixtures.foreign()
         let mutator = StructureMutator(schemas: set)
