@@ -150,6 +150,20 @@ private let schema = """
         #expect(!manager.fileExists(atPath: out + "/src/gone"), "the empty folder is removed")
     }
 
+    @Test func aProtoFileWhoseNameHasABackslashIsWrittenUnderThatName() throws {
+        // protoc and nanopb take any file name; the copy into the output folder must not read the
+        // backslash as an escape.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try writeSchema(["we\\ird.proto": "syntax = \"proto3\";\nmessage Q { int32 v = 1; }\n"], into: dir)
+        let out = dir.appendingPathComponent("OddC").path
+        let result = try runProtoScript(in: dir, ["--c-only", "--c-out", out])
+        #expect(result.status == 0, "\(said(result))")
+        for file in ["/src/we\\ird.pb.c", "/include/we\\ird.pb.h"] {
+            #expect(FileManager.default.fileExists(atPath: out + file), "\(file) written")
+        }
+    }
+
     @Test func aCOutFolderMakeProtoDidNotWriteIsRefused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
