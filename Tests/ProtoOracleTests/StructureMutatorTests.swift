@@ -1,3 +1,4 @@
+import OracleCheck
 import ProtoOracle
 import ProtoSchema
 import Testing
@@ -53,24 +54,21 @@ import Testing
         #expect(editedInside >= 40, "only \(editedInside) of 200 edits changed the submessage from inside")
     }
 
-    /// `maxDescent` is the deepest level an edit reaches: with 2, edits land at levels 0, 1 and 2
-    /// of a five-level chain and never below.
-    @Test func editsReachExactlyMaxDescentLevelsDown() async throws {
-        let set = try await Fixtures.wire()
-        var mutator = StructureMutator(schemas: set)
-        mutator.maxDescent = 2
-        // wire3.Scalars nested through `child` (16), each level named in its string field `s` (6).
-        var chain = try empty("wire3.Scalars", set)
-        chain.set(number: 6, .string(Array("level 4".utf8)))
-        for level in (0..<4).reversed() {
-            var parent = try empty("wire3.Scalars", set)
-            parent.set(number: 6, .string(Array("level \(level)".utf8)))
-            parent.set(number: 16, .message(chain))
-            chain = parent
-        }
+    /// A five-level chain, level 0 outermost: `make(level, next)` builds one level around the next.
+    static func chain(_ make: (Int, DynamicMessage?) throws -> DynamicMessage) rethrows -> DynamicMessage {
+        var inner: DynamicMessage?
+        for level in (0...4).reversed() { inner = try make(level, inner) }
+        return inner!
+    }
+
+    /// The levels of `chain` that single edits land on, over 400 seeds. An edit at level k changes
+    /// levels 0...k and leaves level k + 1 as it was (an edit of the link to level k + 1 changes
+    /// that level too, and is not attributed).
+    static func levelsEdited(by mutator: StructureMutator, _ chain: DynamicMessage,
+                             next: (DynamicMessage) -> DynamicMessage?) -> Set<Int> {
         func level(_ message: DynamicMessage, _ depth: Int) -> DynamicMessage? {
             var current: DynamicMessage? = message
-            for _ in 0..<depth { current = current?[number: 16]?.messageValue }
+            for _ in 0..<depth { current = current.flatMap(next) }
             return current
         }
         var editedAt: Set<Int> = []
@@ -78,12 +76,42 @@ import Testing
             var message = chain
             var random = SplitMix64(seed: seed)
             mutator.mutate(&message, &random)
-            // An edit at level k changes levels 0...k and leaves level k + 1 as it was (an edit of
-            // `child` itself changes level k + 1 too, and is not attributed).
             for k in 0...3 where level(message, k) != level(chain, k) && level(message, k + 1) == level(chain, k + 1) {
                 editedAt.insert(k)
             }
         }
+        return editedAt
+    }
+
+    /// `maxDescent` is the deepest level an edit reaches: with 2, edits land at levels 0, 1 and 2
+    /// of a five-level chain and never below.
+    @Test func editsReachExactlyMaxDescentLevelsDown() async throws {
+        let set = try await Fixtures.wire()
+        var mutator = StructureMutator(schemas: set)
+        mutator.maxDescent = 2
+        // wire3.Scalars nested through `child` (16), each level named in its string field `s` (6).
+        let chain = try Self.chain { level, next in
+            var message = try empty("wire3.Scalars", set)
+            message.set(number: 6, .string(Array("level \(level)".utf8)))
+            if let next { message.set(number: 16, .message(next)) }
+            return message
+        }
+        let editedAt = Self.levelsEdited(by: mutator, chain) { $0[number: 16]?.messageValue }
+        #expect(editedAt == [0, 1, 2], "edits landed at levels \(editedAt.sorted())")
+    }
+
+    /// The same limit through repeated submessages: a chain of single-element `kids` lists.
+    @Test func editsThroughRepeatedSubmessagesReachExactlyMaxDescentLevelsDown() throws {
+        let set = try InlineSchema.compile(["n.proto": "syntax = \"proto3\"; package n; message Node { string s = 1; repeated Node kids = 2; }"])
+        var mutator = StructureMutator(schemas: set)
+        mutator.maxDescent = 2
+        let chain = try Self.chain { level, next in
+            var message = try empty("n.Node", set)
+            message.set(number: 1, .string(Array("level \(level)".utf8)))
+            if let next { message.setRepeated(number: 2, [.message(next)]) }
+            return message
+        }
+        let editedAt = Self.levelsEdited(by: mutator, chain) { $0.repeated(number: 2).first?.messageValue }
         #expect(editedAt == [0, 1, 2], "edits landed at levels \(editedAt.sorted())")
     }
 
