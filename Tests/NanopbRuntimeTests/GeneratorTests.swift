@@ -176,6 +176,16 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(FieldDefaults.unescapeCBytes(text) == [1, 0x31, 0xff, 0x78, 10, 0x5c], "protoc wrote \(text)")
     }
 
+    @Test func enumCasesThatCollideAfterPrefixStrippingTakeTheirNumberNegativesSpelledM() throws {
+        // proto2 (proto3 refuses such names): MODE_FAST and FAST are both `fast` once the prefix
+        // is stripped; the later one takes its number (`_m1` for -1: `-` cannot be in a Swift name).
+        let text = try generate(["ec.proto": "syntax = \"proto2\"; package ec; enum Mode { MODE_FAST = 0; FAST = -1; MODE_SLOW = 2; SLOW = 3; }"])
+        for line in ["public static let fast = Ec_Mode(rawValue: 0)", "public static let fast_m1 = Ec_Mode(rawValue: -1)",
+                     "public static let slow = Ec_Mode(rawValue: 2)", "public static let slow_3 = Ec_Mode(rawValue: 3)"] {
+            #expect(text.contains(line), "\(line)")
+        }
+    }
+
     @Test func aPackagelessTypeNamedLikeASwiftStandardTypeTakesAnUnderscoreInC() throws {
         // The facade module imports the C module: a C type `String` would shadow Swift.String in
         // every facade of the schema. C gets `String_`; the facade is `StringMessage` as ever.
