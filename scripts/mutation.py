@@ -189,21 +189,28 @@ def run_once(cmd, timeout, cwd, logfile):
 def kill_session(sid):
     """Kills every process of session `sid` (the step's shell leads a session of its own). Killing
     its process group is not enough: swift test starts the test binary in a group of its own, and
-    a timed-out mutant's test run (an endless loop) kept spinning, slowing every later step."""
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue  # gone meanwhile
-        # After the command name (in parentheses, may contain spaces): state, ppid, pgrp, session.
-        if int(stat[stat.rfind(")") + 2:].split()[3]) == sid:
+    a timed-out mutant's test run (an endless loop) kept spinning, slowing every later step.
+    A process may fork while /proc is read, so the sweep repeats until it finds none (5 at most)."""
+    for _ in range(5):
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
             try:
-                os.kill(int(entry), 9)
-            except ProcessLookupError:
-                pass
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue  # gone meanwhile
+            # After the command name (in parentheses, may contain spaces): state, ppid, pgrp, session.
+            fields = stat[stat.rfind(")") + 2:].split()
+            if fields[0] != "Z" and int(fields[3]) == sid:
+                found += 1
+                try:
+                    os.kill(int(entry), 9)
+                except ProcessLookupError:
+                    pass
+        if not found:
+            return
 
 
 def prepare_tree():
