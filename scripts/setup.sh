@@ -170,4 +170,25 @@ if [ ! -f "$nanopb_proto/nanopb_pb2.py" ] || [ "$nanopb_proto/nanopb.proto" -nt 
   protoc -I"$nanopb_proto" --python_out="$nanopb_proto" "$nanopb_proto/nanopb.proto"
 fi
 
+# Swift packages (swift-protobuf, swift-argument-parser) are declared by their upstream URL and exact
+# version. Where the workplace's ../shared/vendor holds git bundles of those releases (a machine that
+# cannot reach the upstream host), each bundle becomes a bare repository under .deps/mirrors and the
+# machine-wide SwiftPM mirror file points the upstream URL at it, so the root package, Fuzz/ and every
+# scratch package resolve the same release. Without ../shared/vendor nothing is written and SwiftPM
+# fetches upstream.
+vendor="$root/../shared/vendor"
+if [ -d "$vendor" ]; then
+  mirror_entries=()
+  for bundle in "$vendor"/*.bundle; do
+    [ -f "$bundle" ] || continue
+    repo=$(basename "$bundle" .bundle); repo=${repo%-*}
+    if [ ! -d "$deps/mirrors/$repo.git" ]; then
+      echo "setup: mirror of $repo from $(basename "$bundle")"
+      git clone -q --bare "$bundle" "$deps/mirrors/$repo.git"
+    fi
+    mirror_entries+=("https://github.com/apple/$repo.git|$deps/mirrors/$repo.git")
+  done
+  /usr/bin/python3 "$root/scripts/swiftpm-mirrors.py" "$HOME/.swiftpm/configuration/mirrors.json" "${mirror_entries[@]}"
+fi
+
 echo "setup: ok (protoc $(protoc --version | awk '{print $2}'), nanopb $(sed -n 's/^#define NANOPB_VERSION "\(.*\)"/\1/p' "$deps/nanopb/pb.h"))"
