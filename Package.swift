@@ -1,6 +1,7 @@
 // swift-tools-version:6.2
 // Wireproof: nanopb-backed Swift protobuf facades, the reference codec that proves them, and the
-// harness around both. No remote dependencies: third-party C source arrives via `make setup`.
+// harness around both. Third-party C source arrives via `make setup`; the one Swift dependency,
+// swift-argument-parser, serves the command-line tools only (no library an app links uses it).
 import PackageDescription
 
 let package = Package(
@@ -20,6 +21,9 @@ let package = Package(
         .library(name: "WireTransport", targets: ["WireTransport"]),
         .library(name: "WireDiscovery", targets: ["WireDiscovery"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+    ],
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
         .target(name: "ProtoSchema", path: "Sources/Proof/ProtoSchema"),
@@ -34,12 +38,17 @@ let package = Package(
         // Fixed-cost Swift runtime under every generated facade: box, NanopbMsg<Storage>, Builder,
         // wire API, field accessors (SPI `NanopbFacade`). See docs/shipped-layer.md.
         .target(name: "NanopbRuntime", dependencies: ["CNanopb"], path: "Sources/Shipped/NanopbRuntime"),
-        // Facade generator: library + thin `protogen` command (`make proto` calls it).
-        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "ProtoOracle"], path: "Sources/Tools/ProtoGenKit"),
+        // What every command-line tool shares: how a swift-argument-parser stop becomes an exit status.
+        .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Sources/Tools/CommandLineSupport"),
+        // Facade generator: library + thin `protogen` command (`make proto` calls it). Shipped-side:
+        // it depends on the schema model only, never on the oracle or anything of the proof.
+        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
-        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
+        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
+        // The generator and `make proto` end to end (scripts/proto.sh on inline schemas).
+        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
@@ -52,14 +61,17 @@ let package = Package(
         // mutation, deviation accounting): one implementation for swift test, `wireproof prove`
         // and the fuzz targets. Meets the facades only through a generated catalog module.
         .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
-        // The bundled schema's catalog (`protogen catalog`, output of `make proto`; do not edit).
+        // Proof-side generation: a schema's catalog module (every oracle exemplar written as facade
+        // builder calls), emitted from the generator's plan; `wireproof catalog` runs it.
+        .target(name: "CatalogGenerator", dependencies: ["ProtoGenKit", "ProtoOracle", "ProtoSchema", argumentParser], path: "Sources/Proof/CatalogGenerator"),
+        // The bundled schema's catalog (`wireproof catalog`, output of `make proto`; do not edit).
         .target(name: "BundledProtoCatalog", dependencies: ["BundledProto", "FacadeProof"], path: "Sources/Generated/BundledProtoCatalog"),
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
-        .executableTarget(name: "wireproof", dependencies: ["OracleCheck", "ProveKit"], path: "Sources/Tools/wireproof"),
+        .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport"], path: "Sources/Tools/ProveKit"),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport", "CatalogGenerator", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
         .testTarget(
-            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck"],
+            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit"],
             exclude: ["Fixtures"]),
         // Facades against the oracle where they deliberately differ (docs/deviations.md), and
         // concatenation merge (NanopbMsg.stamping).
@@ -70,7 +82,7 @@ let package = Package(
         // the oracle through FacadeProof: same bytes, stable round trip, same message; seeded mutation.
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit"]),
+            dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit", "CatalogGenerator"]),
         // The proof's own parts that need no facade: the wire scanner behind the deviation
         // predicates (WireFeatures), on crafted inputs and on the oracle's random messages.
         .testTarget(
@@ -98,10 +110,10 @@ let package = Package(
             name: "wirepeer", dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog"],
             path: "Sources/Tools/NetFuzz/wirepeer"),
         // The transport's measurement tool: UDP batching benchmark and load/fault run (scripts only).
-        .executableTarget(name: "wirebench", dependencies: ["WireTransport"], path: "Sources/Tools/wirebench"),
+        .executableTarget(name: "wirebench", dependencies: ["WireTransport", "CommandLineSupport", argumentParser], path: "Sources/Tools/wirebench"),
         .executableTarget(
             name: "netfuzz",
-            dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport"],
+            dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport", "CommandLineSupport", argumentParser],
             path: "Sources/Tools/NetFuzz/netfuzz"),
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
@@ -117,3 +129,6 @@ let package = Package(
         .target(name: "NanopbTestSupport", dependencies: ["CNanopb"], path: "Tests/NanopbTestSupport"),
     ]
 )
+
+/// swift-argument-parser, for the command-line tools.
+var argumentParser: Target.Dependency { .product(name: "ArgumentParser", package: "swift-argument-parser") }

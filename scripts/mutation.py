@@ -60,18 +60,19 @@ LAYERS = [
           "NanopbRuntimeTests|FacadeEdgeCaseTests|RuntimeLimitTests"),
     Layer("c-config", ["Sources/Shipped/CNanopb/include/wireproof_*.h",
                        "Sources/Shipped/CNanopb/wireproof_abi_check.c"], "c",
-          "NanopbRuntimeTests|FacadeEdgeCaseTests|CNanopbTests", extra=("make check-protocol",),
+          "NanopbRuntimeTests|FacadeEdgeCaseTests|CNanopbTests|ProtoGenKitTests", extra=("make check-protocol",),
           build_is_check=True),
     Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift"], "swift",
-          "NanopbRuntimeTests|FacadeEdgeCaseTests|ConformanceTests", regenerate=True),
+          "ProtoGenKitTests|NanopbRuntimeTests|FacadeEdgeCaseTests|ConformanceTests", regenerate=True),
     # ConformanceTests (slow: every exemplar through the facades) runs in the all-suites step.
     Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "swift", "ProtoOracleTests"),
     Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "swift", "ProtoSchemaTests|ProtoOracleTests"),
-    Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift"], "swift",
+    Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift",
+                    "Sources/Proof/CatalogGenerator/*.swift"], "swift",
           "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
     Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "swift", "WireTransportTests"),
     Layer("scripts", ["scripts/proto.sh", "scripts/proto-split.py", "scripts/proto-options.py"], "sh",
-          "NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
+          "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
 ]
 
 

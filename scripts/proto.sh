@@ -28,7 +28,7 @@
 #                     know what was generated without reading generated text (scripts/bench.sh)
 #   --proto-path DIR  extra import root (repeatable) for imports outside --proto-dir; /usr/include
 #                     (Google's well-known types) is always searched
-#   --catalog-out DIR also write the schema's catalog module there (`protogen catalog`: every
+#   --catalog-out DIR also write the schema's catalog module there (`wireproof catalog`: every
 #                     message type by full name and every oracle exemplar built through the facades,
 #                     for FacadeProof; a target depending on the facade module, the --swift-out
 #                     folder's name, and FacadeProof); needs every type (no --prune). Without it
@@ -241,9 +241,9 @@ if [ -n "$catalog_out" ]; then
   case "$proto_dir" in "$root"/*) hint=(--proto-dir-hint "${proto_dir#"$root"/}") ;; esac
   mkdir -p "$catalog_out"
   # shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
-  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} protogen catalog "${plan_args[@]}" \
+  (cd "$root" && "$SWIFT" run ${SWIFT_BUILD_FLAGS:-} wireproof catalog "${plan_args[@]}" \
     --facade-module "$(basename "$swift_out")" --swift-out "$catalog_out" "${hint[@]}") ||
-    die "protogen catalog failed"
+    die "wireproof catalog failed"
   echo "proto: catalog in ${catalog_out#"$root"/}"
 fi
 

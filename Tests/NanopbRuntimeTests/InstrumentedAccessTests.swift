@@ -1,7 +1,7 @@
 // Keeps the raw-load hole closed: in the debug builds the sanitizer legs use,
 // `UnsafeRawPointer.load(fromByteOffset:as:)`, `storeBytes(of:as:)` and standard-library copies out of
 // raw buffers are calls into the uninstrumented standard library, so AddressSanitizer missed a
-// one-byte over-read and an 8-byte read of a 4-byte enum slot made that way (issue 9). The runtime
+// one-byte over-read and an 8-byte read of a 4-byte enum slot made that way (docs/sanitizers.md, "Holes closed"). The runtime
 // and the generated facades therefore touch field memory only through typed `pointee` accesses and
 // memcpy; this test fails if a raw access comes back.
 

@@ -1,6 +1,7 @@
 import Foundation
 import OracleCheck
 import ProtoOracle
+import ProveKit
 import Testing
 
 /// The oracle-check against a protoc that is wrong in one way at a time (a wrapper around the real
@@ -99,7 +100,10 @@ import Testing
         let wire = Fixtures.wireDirectory
         #expect(await WireproofCommand.main(["oracle-check", "--proto-dir", wire, "--protoc", fake, "--jobs", "2"]) == 1)
         #expect(await WireproofCommand.main(["oracle-check", "--proto-dir", wire, "--random", "3", "--seed", "2"]) == 0)
-        for arguments in [[], ["check"], ["oracle-check", "--proto-dir"], ["oracle-check", "--seed", "x"], ["oracle-check", "--random", "-1"],
+        for arguments in [[], ["--help"], ["prove", "--help"], ["oracle-check", "--help"], ["catalog", "--help"]] {
+            #expect(await WireproofCommand.main(arguments) == 0, "\(arguments) prints help")
+        }
+        for arguments in [["check"], ["prove"], ["prove", "--proto-dir", "p", "--mutants", "-1"], ["oracle-check", "--proto-dir"], ["oracle-check", "--seed", "x"], ["oracle-check", "--random", "-1"],
                           ["oracle-check", "--jobs", "many"], ["oracle-check", "--bogus", "1"],
                           ["oracle-check", "--proto-dir", dir.appendingPathComponent("absent").path]] {
             #expect(await WireproofCommand.main(arguments) == 2, "\(arguments)")

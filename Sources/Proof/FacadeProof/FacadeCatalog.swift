@@ -1,4 +1,4 @@
-// What a generated catalog module (`protogen catalog`, one per schema) hands the proof: every
+// What a generated catalog module (`wireproof catalog`, one per schema) hands the proof: every
 // message type of the schema by full name, and every oracle exemplar built through the facades.
 // This is the only place where proof code learns about a schema's facades, so one implementation
 // of every check serves the bundled schema, the user's schema and the fuzz targets alike.

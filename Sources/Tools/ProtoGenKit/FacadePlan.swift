@@ -53,49 +53,49 @@ public struct ExternalModules: Equatable, Sendable {
 }
 
 /// A C-side rename the descriptor handed to nanopb must carry (Naming.cIdentifier).
-struct CRename: Equatable, Hashable, Comparable {
-    enum Kind: String { case field, oneof, type }
-    let kind: Kind
+package struct CRename: Equatable, Hashable, Comparable {
+    package enum Kind: String { case field, oneof, type }
+    package let kind: Kind
     /// The message (field, oneof) or the type itself (type).
-    let scope: String
-    let protoName: String
-    let cName: String
-    static func < (a: CRename, b: CRename) -> Bool {
+    package let scope: String
+    package let protoName: String
+    package let cName: String
+    package static func < (a: CRename, b: CRename) -> Bool {
         (a.scope, a.kind.rawValue, a.protoName) < (b.scope, b.kind.rawValue, b.protoName)
     }
 }
 
-struct FacadePlan {
-    let schema: SchemaSet
-    let inputs: PlanInputs
+package struct FacadePlan {
+    package let schema: SchemaSet
+    package let inputs: PlanInputs
     /// Files of the user's schema.
-    private(set) var roots: Set<String> = []
+    package private(set) var roots: Set<String> = []
     /// Swift type name by fully qualified proto name (messages, enums), for every type.
-    private(set) var swiftNames: [String: String] = [:]
+    package private(set) var swiftNames: [String: String] = [:]
     /// Messages and enums to emit facades for (in files generated here), by full name.
-    private(set) var emitted: Set<String> = []
+    package private(set) var emitted: Set<String> = []
     /// Messages emitted as a caseless `enum` namespace instead of a message typealias.
-    private(set) var namespaces: Set<String> = []
+    package private(set) var namespaces: Set<String> = []
     /// Files that get C, here or in the external module, in the descriptor set's (dependency) order.
-    private(set) var cClosure: [String] = []
+    package private(set) var cClosure: [String] = []
     /// Files whose C this target holds (`cClosure` minus the external module's files).
-    private(set) var cFiles: [String] = []
+    package private(set) var cFiles: [String] = []
     /// Honoured options, each with its element; skipped ones with their reasons.
-    private(set) var honoured: [NanopbOptionSetting] = []
-    private(set) var skipped: [(setting: NanopbOptionSetting, reason: String)] = []
+    package private(set) var honoured: [NanopbOptionSetting] = []
+    package private(set) var skipped: [(setting: NanopbOptionSetting, reason: String)] = []
     private var refused: [(setting: NanopbOptionSetting, reason: String)] = []
     /// Fields left out of the C struct (honoured FT_IGNORE), by message full name.
-    private(set) var ignoredFields: [String: Set<Int32>] = [:]
+    package private(set) var ignoredFields: [String: Set<Int32>] = [:]
 
     /// The files the schema may import only for their options: nothing of them is generated
     /// unless a field of the user's schema uses one of their types.
-    static let optionOnlyFiles: Set<String> = ["google/protobuf/descriptor.proto", "nanopb.proto"]
+    package static let optionOnlyFiles: Set<String> = ["google/protobuf/descriptor.proto", "nanopb.proto"]
 
-    init(schema: SchemaSet, selection: TypeSelection) throws(GeneratorError) {
+    package init(schema: SchemaSet, selection: TypeSelection) throws(GeneratorError) {
         try self.init(schema: schema, inputs: PlanInputs(selection: selection))
     }
 
-    init(schema: SchemaSet, inputs: PlanInputs) throws(GeneratorError) {
+    package init(schema: SchemaSet, inputs: PlanInputs) throws(GeneratorError) {
         self.schema = schema
         self.inputs = inputs
         try findRoots()
@@ -134,7 +134,7 @@ struct FacadePlan {
     }
 
     /// Whether a file's C and facades come from the external module.
-    func isExternal(_ file: String) -> Bool { inputs.external != nil && !roots.contains(file) }
+    package func isExternal(_ file: String) -> Bool { inputs.external != nil && !roots.contains(file) }
 
     // MARK: Names
 
@@ -164,28 +164,28 @@ struct FacadePlan {
         }
     }
 
-    func oneofTypeName(messageName: String, oneof: OneofSchema) -> String {
+    package func oneofTypeName(messageName: String, oneof: OneofSchema) -> String {
         "\(messageName)_OneOf_\(Naming.camelCase(oneof.name, initialUpper: true))"
     }
 
-    func swiftName(_ fullName: String) -> String { swiftNames[fullName]! }
+    package func swiftName(_ fullName: String) -> String { swiftNames[fullName]! }
 
     /// nanopb's C name of a message or enum, after the C rename rule.
-    func cTypeName(_ fullName: String) -> String {
+    package func cTypeName(_ fullName: String) -> String {
         let package = schema.message(fullName)?.package ?? schema.enumType(fullName)?.package ?? ""
         return Naming.cTypeName(fullName: fullName, package: package)
     }
 
     /// The name a nested type takes inside its namespace enum (`Outer.Type` -> `TypeEnum`): the
     /// same rule as flat type names, applied to the last component.
-    func namespaceMemberName(_ fullName: String) -> String {
+    package func namespaceMemberName(_ fullName: String) -> String {
         let last = String(fullName.split(separator: ".").last!)
         return Naming.swiftTypeName(prefix: "", path: [last], disambiguator: schema.enumType(fullName) != nil ? "Enum" : "Message")
     }
 
     /// The C renames of every file that gets C here: proto-split.py applies them to the
     /// descriptor nanopb reads.
-    var cRenames: [CRename] {
+    package var cRenames: [CRename] {
         var renames: [CRename] = []
         let files = Set(cFiles)
         for message in schema.messages where files.contains(message.file) {
@@ -262,14 +262,14 @@ struct FacadePlan {
     }
 
     /// Whether a field is left out of the C struct (FT_IGNORE honoured).
-    func isIgnored(_ field: FieldSchema, in message: MessageSchema) -> Bool {
+    package func isIgnored(_ field: FieldSchema, in message: MessageSchema) -> Bool {
         ignoredFields[message.fullName]?.contains(field.number) ?? false
     }
 
     /// The nanopb options-file lines the C side applies: every field FT_POINTER, extension
     /// fields of extendable messages left out (the facades do not carry extensions), and the
     /// honoured options, on the C-renamed element names.
-    var nanopbOptionsFile: [String] {
+    package var nanopbOptionsFile: [String] {
         var lines = ["* type:FT_POINTER"]
         let files = Set(cFiles)
         for message in schema.messages where files.contains(message.file) && !message.extensionRanges.isEmpty {
@@ -400,7 +400,7 @@ struct FacadePlan {
     /// extendable message has `extensions type:FT_IGNORE`) and the facades have no accessor, so on
     /// decode an extension field is dropped like any unknown field (docs/deviations.md row 20).
     /// The rest of the schema is generated; `protogen plan` prints each skipped extension.
-    var skippedExtensions: [(file: String, field: FieldSchema)] {
+    package var skippedExtensions: [(file: String, field: FieldSchema)] {
         let files = Set(cFiles)
         var result: [(file: String, field: FieldSchema)] = []
         for file in schema.files where files.contains(file.name) {
@@ -415,7 +415,7 @@ struct FacadePlan {
     /// Custom options (`extend google.protobuf.FieldOptions { ... }`, as in nanopb.proto) annotate
     /// the schema at compile time and never appear in a message's encoding: they are ignored.
     /// Extensions of the schema's own messages are skipped and listed (`skippedExtensions`).
-    static func isCustomOption(_ field: FieldSchema) -> Bool {
+    package static func isCustomOption(_ field: FieldSchema) -> Bool {
         guard let extendee = field.extendee else { return false }
         return extendee.hasPrefix("google.protobuf.") && extendee.hasSuffix("Options")
     }
@@ -427,15 +427,15 @@ struct FacadePlan {
     /// `has_x` vs `hasX`) are resolved in declaration order, later names taking a suffix with the
     /// field number (`fooBar_7`), then underscores, so the result never depends on hashing.
     /// FT_IGNORE fields have no member.
-    struct Members {
-        var field: [Int32: String] = [:]
-        var has: [Int32: String] = [:]
-        var clear: [Int32: String] = [:]
-        var oneof: [Int: String] = [:]
-        var oneofCase: [Int32: String] = [:]
+    package struct Members {
+        package var field: [Int32: String] = [:]
+        package var has: [Int32: String] = [:]
+        package var clear: [Int32: String] = [:]
+        package var oneof: [Int: String] = [:]
+        package var oneofCase: [Int32: String] = [:]
     }
 
-    func members(of message: MessageSchema) -> Members {
+    package func members(of message: MessageSchema) -> Members {
         var members = Members()
         var used: Set<String> = []
         func unique(_ base: String, suffix: String) -> String {
@@ -472,26 +472,26 @@ struct FacadePlan {
     }
 
     /// A oneof whose every member is FT_IGNORE has no struct members and no facade.
-    func isIgnoredOneof(_ index: Int, in message: MessageSchema) -> Bool {
+    package func isIgnoredOneof(_ index: Int, in message: MessageSchema) -> Bool {
         let numbers = message.oneofs[index].fieldNumbers
         return !numbers.isEmpty && numbers.allSatisfy { ignoredFields[message.fullName]?.contains($0) ?? false }
     }
 
     /// Real oneof (not the synthetic one of a proto3 `optional`) a field belongs to, if any.
-    func realOneof(of field: FieldSchema, in message: MessageSchema) -> (index: Int, oneof: OneofSchema)? {
+    package func realOneof(of field: FieldSchema, in message: MessageSchema) -> (index: Int, oneof: OneofSchema)? {
         guard let index = field.oneofIndex, message.oneofs.indices.contains(index), !message.oneofs[index].isSynthetic
         else { return nil }
         return (index, message.oneofs[index])
     }
 
-    func hasAccessors(_ field: FieldSchema, in message: MessageSchema) -> Bool {
+    package func hasAccessors(_ field: FieldSchema, in message: MessageSchema) -> Bool {
         field.hasPresence && !field.isRepeated && realOneof(of: field, in: message) == nil
     }
 
     // MARK: Field kinds (the one decision per field)
 
     /// How one value of `field` is held and seen.
-    func valueKind(_ field: FieldSchema, in message: MessageSchema) -> ValueKind {
+    package func valueKind(_ field: FieldSchema, in message: MessageSchema) -> ValueKind {
         let defaults = FieldDefaults(schema: schema)
         switch field.type {
         case .string: return ValueKind(category: .string, swiftType: "String", defaultValue: defaults.string(field))
@@ -562,10 +562,10 @@ struct FacadePlan {
 
 extension FacadePlan {
     /// `file: extension scope.name (field N of Extendee)`, how a skipped extension is reported.
-    static func extensionLabel(_ skipped: (file: String, field: FieldSchema)) -> String {
+    package static func extensionLabel(_ skipped: (file: String, field: FieldSchema)) -> String {
         let ext = skipped.field
         return "\(skipped.file): extension \(ext.scope).\(ext.name) (field \(ext.number) of \(ext.extendee ?? "?"))"
     }
 
-    static let extensionSkipReason = "the facades do not carry extensions; decoding drops the field like an unknown field (docs/deviations.md row 20)"
+    package static let extensionSkipReason = "the facades do not carry extensions; decoding drops the field like an unknown field (docs/deviations.md row 20)"
 }

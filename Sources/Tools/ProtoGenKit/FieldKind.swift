@@ -5,12 +5,12 @@
 import ProtoSchema
 
 /// How one value of a field is held and accessed.
-struct ValueKind: Equatable {
+package struct ValueKind: Equatable {
     enum Category: Equatable { case scalar, bool, enumeration, string, bytes, message }
 
     let category: Category
     /// The Swift type of one value (`Int32`, `Int8` under `int_size:IS_8`, `String`, `Pkg_Msg`).
-    let swiftType: String
+    package let swiftType: String
     /// The Swift expression a getter returns when the field is absent.
     let defaultValue: String
 

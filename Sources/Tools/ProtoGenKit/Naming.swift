@@ -12,7 +12,7 @@
 
 import ProtoSchema
 
-enum Naming {
+package enum Naming {
     /// The Swift type prefix of a file's types: `a.b_c` -> `A_BC_`.
     static func typePrefix(_ file: FileSchema) -> String {
         if let prefix = file.swiftPrefix { return prefix }
@@ -189,7 +189,7 @@ enum Naming {
     }
 
     /// `name` as written in Swift source: backticks around keywords.
-    static func escaped(_ name: String) -> String {
+    package static func escaped(_ name: String) -> String {
         swiftKeywords.contains(name) ? "`\(name)`" : name
     }
 
@@ -234,14 +234,14 @@ enum Naming {
 
 extension String {
     /// Replaces every occurrence of `target` (a Foundation-free replacingOccurrences).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    package func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""
         for character in self { if character == target { result += replacement } else { result.append(character) } }
         return result
     }
 
     /// A Swift string literal for arbitrary text.
-    var swiftLiteral: String {
+    package var swiftLiteral: String {
         var out = "\""
         for scalar in unicodeScalars {
             switch scalar {

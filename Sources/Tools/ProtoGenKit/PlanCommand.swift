@@ -3,23 +3,33 @@
 // Benchmarks/touch-gen.py) without reading generated text. Skipped nanopb options are printed
 // to standard error, one a line, with the reason; refused ones fail the command.
 
+import ArgumentParser
 import Foundation
 import ProtoSchema
 
-extension ProtoGen {
-    static let planFlags = PlanFlags.flags.merging(["--prune-sources": .many]) { a, _ in a }
+/// `protogen plan`: the plan as JSON on standard output; skipped, honoured and refused options
+/// on standard error.
+public struct PlanCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Print the generation plan (files with C, every name, options) as JSON.")
 
-    /// The plan of a command line (`plan PLAN-INPUTS [--prune-sources DIR ...]`).
-    static func planFromArguments(_ arguments: [String]) throws(GeneratorError) -> FacadePlan {
-        let parsed = try ParsedFlags.parse(arguments.dropFirst(), flags: planFlags, usage: usage)
-        let prune = parsed.many("--prune-sources")
-        let selection: TypeSelection = prune.isEmpty ? .all : .spelled(try SourceScanner.identifiers(in: prune))
-        let inputs = try PlanFlags.inputs(parsed, selection: selection, usage: usage)
-        return try FacadePlan(schema: loadSchema(try parsed.required("--descriptor-set", usage: usage)), inputs: inputs)
+    @OptionGroup public var plan: PlanInputOptions
+
+    @Option(name: .customLong("prune-sources"), parsing: .upToNextOption,
+            help: "Plan only the types these source folders spell, plus what they need.")
+    public var pruneSources: [String] = []
+
+    public init() {}
+
+    /// The plan these flags describe.
+    func buildPlan() throws(GeneratorError) -> FacadePlan {
+        let selection: TypeSelection = pruneSources.isEmpty ? .all : .spelled(try SourceScanner.identifiers(in: pruneSources))
+        return try FacadePlan(schema: plan.loadSchema(), inputs: plan.inputs(selection: selection))
     }
 
-    static func runPlan(_ arguments: [String]) throws(GeneratorError) -> [String] {
-        let plan = try planFromArguments(arguments)
+    /// The plan as one JSON text; the option and extension report goes to standard error.
+    func generate() throws(GeneratorError) -> [String] {
+        let plan = try buildPlan()
         for (setting, reason) in plan.skipped {
             FileHandle.standardError.write(Data("protogen: nanopb option skipped: \(setting.label): \(reason)\n".utf8))
         }
@@ -29,9 +39,15 @@ extension ProtoGen {
         for setting in plan.honoured {
             FileHandle.standardError.write(Data("protogen: nanopb option honoured: \(setting.label)\n".utf8))
         }
-        return [planJSON(plan)]
+        return [ProtoGen.planJSON(plan)]
     }
 
+    public func run() throws {
+        for line in try generate() { print(line) }
+    }
+}
+
+extension ProtoGen {
     /// The plan as JSON (keys sorted, so the text is deterministic).
     static func planJSON(_ plan: FacadePlan) -> String {
         let schema = plan.schema

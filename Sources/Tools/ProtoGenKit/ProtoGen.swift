@@ -1,58 +1,45 @@
-// The protogen command, as a library so it can be tested without a process. Subcommands:
-// `plan` (what proto.sh generates C for, and every name), `facades` (the Swift facades) and
-// `catalog`; all parse their flags with ParsedFlags and build the same FacadePlan.
+// The protogen command, as a library so it can be tested without a process: `plan` (what the C
+// side generates, and every name) and `facades` (the Swift facades). Both parse the same plan
+// inputs (PlanInputOptions) and build the same FacadePlan.
 
+import ArgumentParser
+import CommandLineSupport
 import Foundation
 import ProtoSchema
 
-public enum ProtoGen {
-    public static let usage = """
-        usage: protogen plan PLAN-INPUTS
-               protogen facades PLAN-INPUTS --c-module CMODULE --swift-out DIR
-                                [--all-types | --prune-sources DIR ...]
-               protogen catalog PLAN-INPUTS --facade-module MODULE --swift-out DIR [--proto-dir-hint DIR]
-        \(PlanFlags.usage)
-        """
+/// `protogen`: Swift facades for nanopb C structs from a protoc descriptor set.
+public struct ProtoGen: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "protogen",
+        abstract: "Swift facades for nanopb C structs, from a protoc descriptor set.",
+        subcommands: [PlanCommand.self, FacadesCommand.self])
 
-    /// Runs a command line (without the program name); returns the process exit status.
+    public init() {}
+
+    /// Runs a command line (without the program name); returns the process exit status. Usage
+    /// errors print the message and usage and return 2; `--help` prints help and returns 0.
     public static func main(_ arguments: [String]) -> Int32 {
         do {
-            let written = try run(arguments)
-            for line in written { print(line) }
+            var command = try parseAsRoot(arguments)
+            try command.run()
             return 0
-        } catch {
+        } catch let error as GeneratorError {
             FileHandle.standardError.write(Data("protogen: \(error)\n".utf8))
             return 1
+        } catch {
+            return CommandExit.status(for: error, of: Self.self)
         }
     }
 
-    /// Parsed `facades` options.
-    public struct FacadeOptions: Equatable, Sendable {
-        public var descriptorSet: String
-        public var cModule: String
-        public var swiftOut: String
-        public var plan: PlanInputs
-        /// Source folders for `--prune-sources` (empty with `--all-types`).
-        public var pruneSources: [String]
-    }
-
-    static let facadeFlags = PlanFlags.flags.merging(
-        ["--c-module": .one, "--swift-out": .one, "--all-types": .none, "--prune-sources": .many]) { a, _ in a }
-
-    public static func parse(_ arguments: [String]) throws(GeneratorError) -> FacadeOptions {
-        guard arguments.first == "facades" else { throw .usage(usage) }
-        let parsed = try ParsedFlags.parse(arguments.dropFirst(), flags: facadeFlags, usage: usage)
-        if parsed.has("--all-types") == parsed.has("--prune-sources") {
-            throw .usage("give exactly one of --all-types and --prune-sources\n\(usage)")
+    /// Runs a command line and returns the summary lines instead of printing them (for tests).
+    @discardableResult
+    public static func run(_ arguments: [String]) throws -> [String] {
+        let command = try parseAsRoot(arguments)
+        switch command {
+        case let facades as FacadesCommand: return try facades.generate()
+        case let plan as PlanCommand: return try plan.generate()
+        default: throw CleanExit.helpRequest(command)
         }
-        let prune = parsed.many("--prune-sources")
-        let selection: TypeSelection = prune.isEmpty ? .all : .spelled(try SourceScanner.identifiers(in: prune))
-        return FacadeOptions(
-            descriptorSet: try parsed.required("--descriptor-set", usage: usage),
-            cModule: try parsed.required("--c-module", usage: usage),
-            swiftOut: try parsed.required("--swift-out", usage: usage),
-            plan: try PlanFlags.inputs(parsed, selection: selection, usage: usage),
-            pruneSources: prune)
     }
 
     /// Generates facades in memory (no file system access beyond what `selection` needed).
@@ -69,23 +56,46 @@ public enum ProtoGen {
         }
         return try FacadeEmitter(plan: plan, cModule: cModule).files()
     }
+}
 
-    static func loadSchema(_ path: String) throws(GeneratorError) -> SchemaSet {
-        do { return try SchemaSet(contentsOf: path) } catch { throw .schema(error) }
+/// `protogen facades`: writes the facades of a plan into a folder.
+public struct FacadesCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "facades", abstract: "Write the Swift facades of the schema into a folder.")
+
+    @OptionGroup public var plan: PlanInputOptions
+
+    @Option(name: .customLong("c-module"), help: "The nanopb C module the facades wrap.")
+    public var cModule: String
+
+    @Option(name: .customLong("swift-out"), help: "The folder of generated facades (only protogen's own files are replaced).")
+    public var swiftOut: String
+
+    @Flag(name: .customLong("all-types"), help: "Facades for every type of the roots.")
+    public var allTypes = false
+
+    @Option(name: .customLong("prune-sources"), parsing: .upToNextOption,
+            help: "Facades only for the types these source folders spell, plus what they need.")
+    public var pruneSources: [String] = []
+
+    public init() {}
+
+    public func validate() throws {
+        if allTypes == !pruneSources.isEmpty { throw ValidationError("give exactly one of --all-types and --prune-sources") }
     }
 
-    /// Runs the command; returns one summary line per file written or removed (for `plan`:
-    /// the plan as JSON).
-    @discardableResult
-    public static func run(_ arguments: [String]) throws(GeneratorError) -> [String] {
-        switch arguments.first {
-        case "catalog": return try runCatalog(arguments)
-        case "plan": return try runPlan(arguments)
-        case "facades":
-            let options = try parse(arguments)
-            let files = try facades(schema: loadSchema(options.descriptorSet), cModule: options.cModule, inputs: options.plan)
-            return try OutputFolder(path: options.swiftOut).replaceGenerated(with: files)
-        default: throw .usage(usage)
-        }
+    /// The plan inputs, with the selection `--all-types` or `--prune-sources` asks for.
+    public func planInputs() throws(GeneratorError) -> PlanInputs {
+        try plan.inputs(selection: pruneSources.isEmpty ? .all : .spelled(try SourceScanner.identifiers(in: pruneSources)))
+    }
+
+    /// Writes the facades; returns one line per file written or removed.
+    public func generate() throws(GeneratorError) -> [String] {
+        let files = try ProtoGen.facades(schema: plan.loadSchema(), cModule: cModule, inputs: planInputs())
+        return try OutputFolder(path: swiftOut).replaceGenerated(with: files)
+    }
+
+    public func run() throws {
+        for line in try generate() { print(line) }
     }
 }

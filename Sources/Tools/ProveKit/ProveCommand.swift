@@ -11,27 +11,52 @@
 // Exit status: 0 proved, 1 a check failed (the failing message type, exemplar and first differing
 // byte are printed), 2 a usage, setup, generation or build error (what failed is printed).
 
+import ArgumentParser
 import Foundation
 import OracleCheck
 
-public enum ProveCommand {
-    public static let usage = """
-        usage: wireproof prove --proto-dir DIR [--options FILE] [--proto-path DIR]... [--honour-options]
-                               [--random N] [--seed N] [--mutants N] [--fuzz-seconds N]
-                               [--scratch DIR] [--json FILE]
+/// `wireproof prove`.
+public struct ProveCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "prove",
+        abstract: "The whole proof on a .proto tree, in a scratch package of its own.",
+        discussion: "Exit status: 0 proved, 1 a check failed, 2 a usage, setup, generation or build error.")
 
-          --proto-dir     the schema: every .proto below DIR, named relative to it
-          --options       a nanopb options file for every file (default: as make proto finds them)
-          --proto-path    further import roots (repeatable); /usr/include is always searched
-          --honour-options  apply the schema's own nanopb layout options the facades can honour
-          --random N      also cross-check N random messages against protoc (spread over types)
-          --mutants N     seeded decode mutants per message type (default 64; 0 skips)
-          --fuzz-seconds N  also fuzz every message type's decoder with libFuzzer for N seconds
-          --scratch DIR   the scratch package (default .scratch/prove/<name> in the Wireproof tree);
-                          kept between runs so a second run rebuilds only what changed
-          --json FILE     write the summary as JSON
-        """
+    @Option(name: .customLong("proto-dir"), help: "The schema: every .proto below DIR, named relative to it.")
+    var protoDirectory: String
 
+    @Option(name: .customLong("options"), help: "A nanopb options file for every file (default: as make proto finds them).")
+    var optionsFile: String?
+
+    @Option(name: .customLong("proto-path"), help: "A further import root (repeatable); /usr/include is always searched.")
+    var protoPaths: [String] = []
+
+    @Flag(name: [.customLong("honour-options"), .customLong("honor-options")],
+          help: "Apply the schema's own nanopb layout options the facades can honour.")
+    var honourOptions = false
+
+    @Option(name: .customLong("random"), help: "Also cross-check N random messages against protoc (spread over types).")
+    var random: UInt = 0
+
+    @Option(name: .customLong("seed"), help: "Seed of the random messages and the mutants.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("mutants"), help: "Seeded decode mutants per message type (0 skips).")
+    var mutants: UInt = 64
+
+    @Option(name: .customLong("fuzz-seconds"), help: "Also fuzz every message type's decoder with libFuzzer for N seconds.")
+    var fuzzSeconds: UInt = 0
+
+    @Option(name: .customLong("scratch"),
+            help: "The scratch package (default .scratch/prove/<name>); kept so a second run rebuilds only what changed.")
+    var scratch: String?
+
+    @Option(name: .customLong("json"), help: "Write the summary as JSON to FILE.")
+    var json: String?
+
+    public init() {}
+
+    /// What the prover is asked to do.
     struct Options {
         var protoDirectory = ""
         var optionsFile: String?
@@ -45,47 +70,22 @@ public enum ProveCommand {
         var json: String?
     }
 
-    public static func main(_ arguments: [String]) async -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .success(let parsed): options = parsed
-        case .failure(let message): printError("\(message.text)\n\(usage)"); return 2
-        }
-        do {
-            return try await Prover(options: options).run()
-        } catch {
-            printError("prove: \(error)")
-            return 2
-        }
+    var options: Options {
+        Options(protoDirectory: protoDirectory, optionsFile: optionsFile, protoPaths: protoPaths,
+                honourOptions: honourOptions, random: Int(clamping: random), seed: seed,
+                mutants: Int(clamping: mutants), fuzzSeconds: Int(clamping: fuzzSeconds),
+                scratch: scratch, json: json)
     }
 
-    struct UsageError: Error { let text: String }
-
-    static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
-        var options = Options()
-        var rest = arguments[...]
-        guard rest.popFirst() == "prove" else { return .failure(UsageError(text: "expected the prove subcommand")) }
-        while let flag = rest.popFirst() {
-            if flag == "--honour-options" || flag == "--honor-options" { options.honourOptions = true; continue }
-            guard let value = rest.popFirst() else { return .failure(UsageError(text: "missing value for \(flag)")) }
-            func number() -> Int? { Int(value).flatMap { $0 >= 0 ? $0 : nil } }
-            switch flag {
-            case "--proto-dir": options.protoDirectory = value
-            case "--options": options.optionsFile = value
-            case "--proto-path": options.protoPaths.append(value)
-            case "--scratch": options.scratch = value
-            case "--json": options.json = value
-            case "--random", "--mutants", "--fuzz-seconds":
-                guard let n = number() else { return .failure(UsageError(text: "\(flag) needs a non-negative integer, got '\(value)'")) }
-                if flag == "--random" { options.random = n } else if flag == "--mutants" { options.mutants = n } else { options.fuzzSeconds = n }
-            case "--seed":
-                guard let n = UInt64(value) else { return .failure(UsageError(text: "--seed needs a non-negative integer")) }
-                options.seed = n
-            default: return .failure(UsageError(text: "unknown option \(flag)"))
-            }
+    public func run() async throws {
+        do {
+            throw ExitCode(try await Prover(options: options).run())
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Self.printError("prove: \(error)")
+            throw ExitCode(2)
         }
-        if options.protoDirectory.isEmpty { return .failure(UsageError(text: "--proto-dir is required")) }
-        return .success(options)
     }
 
     static func printOut(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }

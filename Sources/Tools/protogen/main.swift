@@ -1,5 +1,5 @@
 // protogen: writes Swift facades for nanopb C structs from a protoc descriptor set.
-// All logic lives in ProtoGenKit; see `ProtoGen.usage`.
+// All logic lives in ProtoGenKit; `protogen --help` lists the subcommands.
 
 import ProtoGenKit
 

@@ -10,11 +10,13 @@
 //           [--count N (per transport)] [--seconds S (whole run)] [--deadline S] [--keep N]
 //           [--transports tcp,tls,udp]
 //   netfuzz --peer PATH --cert C --key K --ca CA --out DIR --replay FINDING_DIR
+// (`netfuzz --help` for every option; NetFuzzCommand.swift parses them.)
 //
 // Exit status: 0 no finding, 1 findings (listed, with their folders), 2 usage or setup error.
 // Replay: 1 when the saved inputs kill or hang a fresh peer again, 0 when they do not.
 
 import BundledProtoCatalog
+import CommandLineSupport
 import FacadeProof
 import Foundation
 import Glibc
@@ -34,43 +36,6 @@ struct Options {
     var keep = 16
     var transports = Transport.allCases
     var replay: String?
-
-    static func parse(_ arguments: [String]) throws(NetFuzzError) -> Options {
-        var o = Options()
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            guard let value = rest.popFirst() else { throw .usage("\(flag) needs a value") }
-            func number<T: LosslessStringConvertible>(_: T.Type) throws(NetFuzzError) -> T {
-                guard let n = T(value) else { throw .usage("\(flag): not a number: \(value)") }
-                return n
-            }
-            switch flag {
-            case "--peer": o.peer = value
-            case "--type": o.messageType = value
-            case "--cert": o.certificate = value
-            case "--key": o.key = value
-            case "--ca": o.ca = value
-            case "--out": o.out = value
-            case "--seed": o.seed = try number(UInt64.self)
-            case "--count": o.count = try number(Int.self)
-            case "--seconds": o.seconds = try number(Double.self)
-            case "--deadline": o.deadline = try number(Double.self)
-            case "--keep": o.keep = max(1, try number(Int.self))
-            case "--replay": o.replay = value
-            case "--transports":
-                o.transports = []
-                for name in value.split(separator: ",") {
-                    guard let t = Transport(rawValue: String(name)) else { throw .usage("unknown transport \(name)") }
-                    o.transports.append(t)
-                }
-            default: throw .usage("unknown option \(flag)")
-            }
-        }
-        for (name, v) in [("--peer", o.peer), ("--cert", o.certificate), ("--key", o.key), ("--ca", o.ca), ("--out", o.out)] where v.isEmpty {
-            throw .usage("\(name) is required")
-        }
-        return o
-    }
 }
 
 /// One input sent, remembered until the run moves past it.
@@ -217,8 +182,7 @@ final class Driver {
     }
 }
 
-func run() throws(NetFuzzError) -> Int32 {
-    let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+func fuzzSession(_ options: Options) throws(NetFuzzError) -> Int32 {
     try? FileManager.default.createDirectory(atPath: options.out, withIntermediateDirectories: true)
     guard facadeCatalog.messageType(named: options.messageType) != nil else {
         throw .setup("no message type \(options.messageType) in the catalog")
@@ -256,9 +220,4 @@ func run() throws(NetFuzzError) -> Int32 {
     return 1
 }
 
-do {
-    exit(try run())
-} catch {
-    FileHandle.standardError.write(Data("netfuzz: \(error)\n".utf8))
-    exit(2)
-}
+exit(await CommandExit.run(NetFuzzCommand.self, Array(CommandLine.arguments.dropFirst())))

@@ -147,26 +147,6 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         }
     }
 
-    @Test func sharedBytesValuesAreStoredByTheirShortestPeriod() {
-        // Every byte string over {0, 1} of 1 to 10 bytes against the definition: the smallest p
-        // with b[i] == b[i - p] for every i >= p. Stops at the first mismatch (a wrong failure
-        // function can also loop forever on a later string).
-        func byDefinition(_ b: [UInt8]) -> Int {
-            (1...b.count).first { p in (p..<b.count).allSatisfy { b[$0] == b[$0 - p] } } ?? b.count
-        }
-        var mismatch: String?
-        search: for length in 1...10 {
-            for pattern in 0..<(1 << length) {
-                let b = (0..<length).map { UInt8(pattern >> $0 & 1) }
-                let found = SharedBytes.shortestPeriod(b), expected = byDefinition(b)
-                if found != expected { mismatch = "\(b): \(found) instead of \(expected)"; break search }
-            }
-        }
-        #expect(mismatch == nil, "\(mismatch ?? "")")
-        #expect(SharedBytes.shortestPeriod([]) == 0)
-        #expect(SharedBytes.shortestPeriod(Array(repeating: 7, count: 5000)) == 1)
-    }
-
     @Test func aBytesDefaultAsProtocEscapesItReadsBackByteForByte() throws {
         // protoc writes a bytes default C-escaped, octal escapes always three digits: byte 1 then
         // "1" is `\0011`, which must not be read as the octal 0011.
@@ -244,20 +224,6 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(skipped.contains("public var gone: String"))
     }
 
-    @Test func theCatalogListsWhatItCannotBuildWithTheReason() throws {
-        let proto = """
-            syntax = "proto3";
-            package ex;
-            message Holder { message Inner { int32 a = 1; } }
-            message Full { int32 a = 1; }
-            """
-        let text = try ProtoGen.catalog(schema: compileSchema(["ex.proto": proto]), facadeModule: "ExFacades", protoDirectoryHint: nil)
-            .map(\.contents).joined()
-        // A message with only nested types is a namespace in Swift: nothing to build or encode.
-        #expect(text.contains("FacadeExemplarExclusion(name: \"ex.Holder\", reason: \"no fields:"), "\(text)")
-        #expect(!text.contains("FacadeExemplarExclusion(name: \"ex.Full\""))
-    }
-
     @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
         // A file that ends inside an identifier or a chain (no newline after it) still spells it.
         var identifiers: Set<String> = []
@@ -321,19 +287,33 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
     }
 
     @Test func commandLineRequiresExactlyOneSelectionModeAndTakesPlanInputs() throws {
-        #expect(throws: GeneratorError.self) {
-            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o"])
+        let base = ["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o"]
+        #expect(usageError(base).contains("exactly one of --all-types and --prune-sources"))
+        #expect(usageError(base + ["--all-types", "--bogus"]).contains("--bogus"), "a wrong flag names itself")
+        #expect(usageError(base + ["--all-types", "--external-facade-module", "W"]).contains("go together"))
+        let command = try #require(try ProtoGen.parseAsRoot(base + ["--all-types", "--roots", "x.proto", "y.proto", "--honour-options"])
+                                   as? FacadesCommand)
+        let inputs = try command.planInputs()
+        #expect(inputs.roots == ["x.proto", "y.proto"])
+        #expect(inputs.optionsMode == .honour)
+        #expect(inputs.selection == .all)
+    }
+
+    @Test func everyCommandAndSubcommandAnswersHelpWithStatusZeroAndAWrongFlagWithTwo() throws {
+        for arguments in [["--help"], ["facades", "--help"], ["plan", "--help"], ["help", "facades"]] {
+            #expect(ProtoGen.main(arguments) == 0, "\(arguments)")
         }
-        #expect(throws: GeneratorError.self) {
-            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o", "--all-types", "--bogus"])
+        for arguments in [["facades", "--bogus"], ["plan", "--descriptor-set"], ["generate-everything"]] {
+            #expect(ProtoGen.main(arguments) == 2, "\(arguments)")
         }
-        let options = try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o",
-                                          "--all-types", "--roots", "x.proto", "y.proto", "--honour-options"])
-        #expect(options.plan.roots == ["x.proto", "y.proto"])
-        #expect(options.plan.optionsMode == .honour)
-        #expect(throws: GeneratorError.self) {
-            try ProtoGen.parse(["facades", "--descriptor-set", "a", "--c-module", "C", "--swift-out", "o", "--all-types",
-                                "--external-facade-module", "W"])
+        #expect(ProtoGen.helpMessage(for: FacadesCommand.self).contains("--prune-sources"))
+    }
+
+    /// The message a usage error prints (empty when `arguments` parse).
+    private func usageError(_ arguments: [String]) -> String {
+        do { _ = try ProtoGen.parseAsRoot(arguments); return "" } catch {
+            #expect(ProtoGen.exitCode(for: error) == .validationFailure, "\(arguments)")
+            return ProtoGen.fullMessage(for: error)
         }
     }
 

@@ -1,0 +1,21 @@
+// `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
+// `oracle-check` (OracleCheck's report), `catalog` (CatalogGenerator).
+
+import ArgumentParser
+import CatalogGenerator
+import CommandLineSupport
+
+/// The root command; `main` is what the executable calls.
+public struct WireproofCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "wireproof",
+        abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
+        subcommands: [ProveCommand.self, OracleCheckCommand.self, CatalogCommand.self])
+
+    public init() {}
+
+    /// Runs a command line (without the program name); returns the process exit status.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        await CommandExit.run(Self.self, arguments)
+    }
+}
