@@ -525,7 +525,7 @@ def cmd_summary(results_path, doc, command, header):
                         "(scripts/bench-ratios.sh; **bold**: facades / other, lower is better):", ""]
             section += ratio_lines(ratios)
             if ratios.get("peak_memory"):
-                section += ["", "Peak memory on issue 9's hostile inputs (scripts/peak-memory.sh):", "", "```"]
+                section += ["", "Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh):", "", "```"]
                 section += ratios["peak_memory"] + ["```"]
         section.append("<!-- bench:end -->")
         text = open(doc).read() if os.path.exists(doc) else ""

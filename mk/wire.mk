@@ -1,4 +1,4 @@
-# The wire (issue 10): network fuzzing of a live peer, discovery in a network namespace, the UDP
+# The wire (docs/transport.md): network fuzzing of a live peer, discovery in a network namespace, the UDP
 # batching benchmark and the load/fault script. See docs/transport.md.
 
 # Seeded mutants to an ASan-built peer over TCP, TLS and UDP (scripts/netfuzz.sh; bounded).

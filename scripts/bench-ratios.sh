@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (called by scripts/bench.sh after its release builds; issue 9, item 8): the
+# Part of `make bench` (called by scripts/bench.sh after its release builds): the
 # facades against plain nanopb C and Google's libprotobuf, side by side in one run, on the same bytes.
 #   1. CodecBench dump writes the chat DataPacket (356 B, bench.sh's small message) and the metrics
 #      DataPacket (~22 KB, a MetricsBatch of 16 x 96 samples) to files.
@@ -13,7 +13,7 @@
 #      encode loop / iterations; counts repeat exactly from run to run).
 #   4. The facade decode fuzz target against the plain C one on fixed inputs (scripts/fuzz-rate.sh
 #      with FUZZ_RATE_CAMPAIGN=0; BENCH_FUZZ=0 skips it; needs the fuzz build, made here if missing).
-#   5. Peak memory on issue 9's hostile inputs (scripts/peak-memory.sh; BENCH_PEAK=0 skips it).
+#   5. Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh; BENCH_PEAK=0 skips it).
 # Results go into OUT/results.json (key "ratios") for bench.sh's summary.
 #   bench-ratios.sh OUT TMP CALLGRIND_ITERATIONS
 set -euo pipefail
@@ -91,7 +91,7 @@ fi
 
 # --- Peak memory on the hostile inputs -----------------------------------------------------------
 if [ "${BENCH_PEAK:-1}" != 0 ]; then
-  progress "peak memory on issue 9's hostile inputs (scripts/peak-memory.sh)"
+  progress "peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh)"
   bash scripts/peak-memory.sh | tee "$work/peak-memory.txt" | sed 's/^/  /'
 else
   echo "  BENCH_PEAK=0: peak memory not measured"; rm -f "$work/peak-memory.txt"

@@ -192,7 +192,7 @@ if [ "$CG_ITER" -gt 0 ]; then
 fi
 "$py" Benchmarks/bench-report.py codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
 
-# --- 4b. Ratios against plain nanopb C and libprotobuf, fuzz rate, peak memory (issue 9, item 8) --
+# --- 4b. Ratios against plain nanopb C and libprotobuf, fuzz rate, peak memory ---------------
 echo
 if [ "$CG_ITER" -gt 0 ]; then
   bash scripts/bench-ratios.sh "$out" "$TMP" "$CG_ITER"

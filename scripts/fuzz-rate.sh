@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Facade vs plain C decode rate under libFuzzer (issue 8, item 8): the `decode` target in facade-only
+# Facade vs plain C decode rate under libFuzzer (docs/fuzzing.md, "Figures"): the `decode` target in facade-only
 # mode (WIREPROOF_FUZZ_FACADE_ONLY=1: decode, re-encode, decode again, compare) against `decode_c`
 # (the same work in C over the same nanopb runtime and generated C), same seeds, same dictionary,
 # same sanitizer (ASan), same libFuzzer seed, one after the other on core 0, SECONDS each

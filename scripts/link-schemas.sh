@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two schemas in one program (issue 7, item 5), run by `make check-foreign`: Tests/Schemas/linked/
+# Two schemas in one program run by `make check-foreign`: Tests/Schemas/linked/
 # alpha and beta both import Google's well-known types and linked/common.proto. The shared files
 # are generated once into a module of their own (Shared, SharedC); each schema is generated with
 # `proto.sh --external-module Shared:SharedC`, so its C target holds only its own file. A scratch

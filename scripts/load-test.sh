@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load and fault run of the transport (issue 10, item 7; a script, figures in the README and
+# Load and fault run of the transport (a script, figures in the README and
 # docs/transport.md). Builds `wirebench` (release) and runs `wirebench load` on loopback:
 #   - CONNECTIONS (default 1,000) concurrent TCP clients, then TLS clients, on one listener each:
 #     every client echoes once and is held; the listener must hold them all at once; open

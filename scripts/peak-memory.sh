@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make peak-memory`: peak resident memory added by decoding issue 9's hostile inputs through the
+# `make peak-memory`: peak resident memory added by decoding the hostile inputs of docs/sanitizers.md through the
 # facades (runtime-exerciser peak, one process per decode so each peak is its own), with the standard
 # allocation budget (6 x input + 1 MiB), without a budget, and through Google's libprotobuf (C++,
 # Debian's libprotobuf-dev) on the same bytes. Prints a table with the ratio to the

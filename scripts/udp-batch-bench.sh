@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# UDP batching benchmark (issue 10, item 3; a script, never a test). Builds `wirebench` (release),
+# UDP batching benchmark (a script, never a test). Builds `wirebench` (release),
 # then in one run, side by side:
 #   1. syscalls: BURSTS_STRACE bursts of 100 datagrams, individual sends vs one batch per burst,
 #      each under `strace -f -c` (every thread); prints send-family calls and all calls per datagram;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make valgrind`: memcheck over runtime-exerciser (Sources/Proof/RuntimeExerciser), which runs the
 # shipped layer on every exemplar of the bundled catalog, their truncations and seeded mutations, the
-# fuzz regressions (Corpus/regressions), the hostile inputs of issue 9 and the ownership paths, on one
+# fuzz regressions (Corpus/regressions), the hostile inputs of docs/sanitizers.md and the ownership paths, on one
 # thread and without swift-testing (valgrind 3.19 crashed under its threads).
 #
 # - valgrind 3.19 cannot read the DWARF that Swift 6.3 emits, so it runs a `strip -g` copy of the

@@ -5,7 +5,7 @@ import NanopbRuntime
 import ProtoOracle
 import Testing
 
-/// Every input in Corpus/regressions (each once broke a property, or is one of issue 8's
+/// Every input in Corpus/regressions (each once broke a property, or is one of the parser differences of docs/fuzzing.md
 /// differences) replayed through the fuzz targets' properties: the decode properties
 /// (DecodeMutationCheck) and the facade-versus-oracle differential with the rows of
 /// docs/deviations.md as predicates (DifferentialCheck). Google's parser judges the same files in
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func theRegressionCorpusHoldsTheInputsOfIssue8() {
-        #expect(Self.files.filter { $0.hasPrefix("issue8-") }.count == 7, "Corpus/regressions: \(Self.files)")
+        #expect(Self.files.filter { $0.hasPrefix("parser-difference-") }.count == 7, "Corpus/regressions: \(Self.files)")
     }
 
     @Test(arguments: files)

@@ -85,7 +85,7 @@ import ProtoOracle
     }
 
     @Test func aFiveByteTagIsTruncatedTo32BitsByBoth() async throws {
-        // 2^32 + 8: field 1 varint after truncation, as Google's parser reads it (issue 8).
+        // 2^32 + 8: field 1 varint after truncation, as Google's parser reads it (docs/fuzzing.md, "The parsers' differences, decided").
         let oracle = try await Oracle.bundled()
         let wire: [UInt8] = [0x88, 0x80, 0x80, 0x80, 0x10, 0x01]
         #expect(try Rtm_Codec(serializedBytes: wire).serializedBytes() == Self.codec)

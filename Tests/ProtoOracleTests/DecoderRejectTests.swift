@@ -93,7 +93,7 @@ import Testing
 
     @Test func aFiveByteTagIsTruncatedTo32BitsLikeGooglesParser() async throws {
         // Tag 2^32 (field number 2^29 before truncation) wraps to tag 0, which Google's C++ parser
-        // rejects; tag 2^32 + 8 wraps to field 1 varint, which it accepts (issue 8).
+        // rejects; tag 2^32 + 8 wraps to field 1 varint, which it accepts (docs/fuzzing.md, "The parsers' differences, decided").
         let set = try await Fixtures.wire()
         #expect(try decodeError("08 01 80 80 80 80 10 00", as: S, set) == OracleDecodeError(.fieldNumberZero, at: 2))
         #expect(try decode("88 80 80 80 10 01", as: S, set) == decode("08 01", as: S, set))

@@ -1,6 +1,6 @@
 // What `runtime-exerciser check` runs: the shipped layer (nanopb, NanopbRuntime, the facades) on every
 // exemplar of the catalog, on truncated and seeded-mutated exemplars, on the fuzz regressions, on the
-// hostile inputs of issue 9, and through builders, `modifying`, `owned()` and views -- in one thread
+// hostile inputs of docs/sanitizers.md, and through builders, `modifying`, `owned()` and views -- in one thread
 // and without swift-testing, so valgrind can host it (`make valgrind`). Each exercise checks its
 // outcome (typed errors, stable round trips) and counts failures; the caller checks the allocation
 // balance between two passes.
