@@ -3,11 +3,11 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-.PHONY: setup test
-setup:
+.PHONY: setup test help
+setup: ## install Debian packages, unpack nanopb and protobuf sources, SwiftPM mirrors (idempotent)
 	@bash scripts/setup.sh
 
-test: setup
+test: setup ## the README's test command: build and run every suite
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
@@ -18,10 +18,10 @@ test: setup
 #   make run PROTO_DIR=~/src/myapi/protos PROVE_ARGS="--random 1000 --json proof.json"
 # `make oracle-check` runs step 1 alone (ORACLE_ARGS="--random 1000 --seed 7").
 .PHONY: run oracle-check
-run: setup
+run: setup ## the main job: wireproof prove on PROTO_DIR (default: the bundled schema)
 	$(SWIFT) build --product wireproof
 	$(SWIFT) run --skip-build wireproof prove --proto-dir "$(PROTO_DIR)" $(PROVE_ARGS)
-oracle-check: setup
+oracle-check: setup ## the oracle against protoc alone (ORACLE_ARGS)
 	$(SWIFT) run -c release wireproof oracle-check --proto-dir "$(PROTO_DIR)" $(ORACLE_ARGS)
 
 # --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
@@ -32,7 +32,7 @@ oracle-check: setup
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
-# CATALOG_OUT: the schema's catalog module for the proof (`protogen catalog`); empty skips the step.
+# CATALOG_OUT: the schema's catalog module for the proof (`wireproof catalog`); empty skips the step.
 # It defaults to Sources/Generated/BundledProtoCatalog only for the bundled schema (PROTO_DIR,
 # SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites the package's targets
 # (`wireproof prove` makes the catalog of your schema in its own scratch package).
@@ -51,29 +51,29 @@ PROTO_TEST_ARGS = $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)")
 export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols
-proto: setup
+proto: setup ## PROTO_DIR's .proto files to a nanopb C target and Swift facades (C_OUT, SWIFT_OUT, PRUNE)
 	@bash scripts/proto.sh $(PROTO_ARGS) $(PROTO_TEST_ARGS)
 
 # The C half alone (protoc + nanopb), without the Swift facade generator.
-proto-c: setup
+proto-c: setup ## the C half of make proto alone
 	@bash scripts/proto.sh --c-only $(PROTO_ARGS)
 
 # CI: regenerate the bundled schema into .scratch/ and fail if it differs from the committed output.
-check-protocol: setup
+check-protocol: setup ## regenerate the bundled schema into .scratch/, fail if committed output differs
 	@bash scripts/check-protocol.sh
 
 # Generate and build C + facades for Google's well-known types and test_messages_proto3 in a scratch
 # package under .scratch/ (proves the generator on schemas it has never seen).
-check-foreign: setup
+check-foreign: setup ## wireproof prove on public schemas the project never wrote
 	@bash scripts/check-foreign-schemas.sh
 
 # The pb_* -> wp_pb_* rename list covers every symbol the nanopb runtime exports.
-check-nanopb-symbols: setup
+check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol
 	@bash scripts/nanopb-symbols.sh --check
 
 # Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt.
 .PHONY: conformance
-conformance: setup
+conformance: setup ## Google's conformance suite against the facades
 	@bash scripts/conformance.sh
 
 # Size and speed figures of the shipped layer, measured side by side in one run (scripts/bench.sh):
@@ -81,17 +81,23 @@ conformance: setup
 # Builds in .scratch/bench and /tmp/wp-bench; writes its summary into docs/measurements.md.
 # Also facades / nanopb C / libprotobuf, fuzz fixed-input rate, peak memory (scripts/bench-ratios.sh).
 .PHONY: bench
-bench: setup
+bench: setup ## size and speed side by side in one run (docs/measurements.md)
 	@bash scripts/bench.sh
 
 # The tests under sanitizers (scripts/sanitize.sh): ASan+LSan over every suite, UBSan on the C
 # targets; TSan (halting on
 # the first report) over the runtime and facade suites, concurrency stress included.
 .PHONY: asan tsan
-asan: setup
+asan: setup ## every suite under ASan + LSan, UBSan on the C targets
 	@bash scripts/sanitize.sh asan
-tsan: setup
+tsan: setup ## runtime suites under TSan, halt_on_error=1
 	@bash scripts/sanitize.sh tsan
 
 # Entry points of each area live in a fragment of their own (mk/*.mk), so areas do not collide.
 -include $(sort $(wildcard mk/*.mk))
+
+# Every target with a `## ` note on its line, from this Makefile and mk/*.mk.
+help: ## this list
+	@echo "make targets (details in the comment above each, and in README.md):"
+	@grep -hE '^[a-z][a-z0-9-]*:.*## ' Makefile mk/*.mk | sed -E 's/^([a-z0-9-]+):.*## (.*)$$/\1|\2/' | \
+	  awk -F'|' '{ printf "  %-22s %s\n", $$1, $$2 }'

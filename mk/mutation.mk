@@ -9,11 +9,11 @@ MUTATION_TOOL := universalmutator==1.14.1
 MUTATION_CI_ARGS ?= --sample 8 --seed 1 --min-score 95 --scratch .scratch/mutation-ci
 
 .PHONY: mutation mutation-ci mutation-tool
-mutation-tool:
+mutation-tool: ## install the pinned mutation tool into .deps/
 	@[ -x $(MUTATION_VENV)/bin/python ] || python3 -m venv $(MUTATION_VENV)
 	@$(MUTATION_VENV)/bin/python -c 'import universalmutator' 2>/dev/null || \
 		$(MUTATION_VENV)/bin/pip install --quiet --disable-pip-version-check '$(MUTATION_TOOL)'
-mutation: setup mutation-tool
+mutation: setup mutation-tool ## mutation testing of the project's code (MUTATION_ARGS)
 	$(MUTATION_VENV)/bin/python scripts/mutation.py $(MUTATION_ARGS)
-mutation-ci: setup mutation-tool
+mutation-ci: setup mutation-tool ## the bounded mutation sample CI runs
 	$(MUTATION_VENV)/bin/python scripts/mutation.py $(MUTATION_CI_ARGS)
