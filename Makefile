@@ -24,18 +24,18 @@ run: setup ## the main job: wireproof prove on PROTO_DIR (default: the bundled s
 oracle-check: setup ## the oracle against protoc alone (ORACLE_ARGS)
 	$(SWIFT) run -c release wireproof oracle-check --proto-dir "$(PROTO_DIR)" $(ORACLE_ARGS)
 
-# --- Schema generation (scripts/proto.sh) -----------------------------------------------------------
+# --- Schema generation (protogen generate) ----------------------------------------------------------
 # `make proto` turns PROTO_DIR's .proto files into a C target (nanopb, every field FT_POINTER) in C_OUT
-# and Swift facades in SWIFT_OUT. Point it at your own tree:
+# and Swift facades in SWIFT_OUT, in one process (`protogen generate --help`). Point it at your tree:
 #   make proto PROTO_DIR=~/src/myapi/protos C_OUT=Sources/MyAPIC SWIFT_OUT=Sources/MyAPI
 # PRUNE lists source folders: facades only for the types they spell (empty: every type).
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
-# variable) goes to `swift run protogen`, PROTOGEN_FLAGS to `protogen facades`.
-# CATALOG_OUT: the schema's catalog module for the proof (`wireproof catalog`); empty skips the step.
-# It defaults to Sources/Generated/BundledProtoCatalog only for the bundled schema (PROTO_DIR,
-# SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites the package's targets
-# (`wireproof prove` makes the catalog of your schema in its own scratch package).
+# variable) goes to `swift run`.
+# CATALOG_OUT: the schema's catalog module for the proof; when set, `wireproof generate` writes it
+# from the same plan. It defaults to Sources/Generated/BundledProtoCatalog only for the bundled
+# schema (PROTO_DIR, SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites
+# the package's targets (`wireproof prove` makes the catalog of your schema in its own scratch package).
 PROTO_DIR ?= Protos
 C_OUT ?= Sources/Generated/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
@@ -44,19 +44,18 @@ PRUNE ?=
 NANOPB_OPTIONS ?=
 CATALOG_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Sources/Generated/BundledProtoCatalog)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
-	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune "$(PRUNE)") \
+	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
-	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)")
-PROTO_TEST_ARGS = $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)")
-export SWIFT SWIFT_BUILD_FLAGS PROTOGEN_FLAGS
+	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)") --hint-package-root "$(CURDIR)"
+export SWIFT SWIFT_BUILD_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols
 proto: setup ## PROTO_DIR's .proto files to a nanopb C target and Swift facades (C_OUT, SWIFT_OUT, PRUNE)
-	@bash scripts/proto.sh $(PROTO_ARGS) $(PROTO_TEST_ARGS)
+	$(if $(strip $(CATALOG_OUT)),$(SWIFT) run $(SWIFT_BUILD_FLAGS) wireproof generate $(PROTO_ARGS) --catalog-out "$(CATALOG_OUT)",$(SWIFT) run $(SWIFT_BUILD_FLAGS) protogen generate $(PROTO_ARGS))
 
 # The C half alone (protoc + nanopb), without the Swift facade generator.
 proto-c: setup ## the C half of make proto alone
-	@bash scripts/proto.sh --c-only $(PROTO_ARGS)
+	$(SWIFT) run $(SWIFT_BUILD_FLAGS) protogen generate --c-only $(PROTO_ARGS)
 
 # CI: regenerate the bundled schema into .scratch/ and fail if it differs from the committed output.
 check-protocol: setup ## regenerate the bundled schema into .scratch/, fail if committed output differs

@@ -27,7 +27,7 @@ let package = Package(
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
         .target(name: "ProtoSchema", path: "Sources/Proof/ProtoSchema"),
-        .testTarget(name: "ProtoSchemaTests", dependencies: ["ProtoSchema", "OracleCheck"]),
+        .testTarget(name: "ProtoSchemaTests", dependencies: ["ProtoSchema", "OracleCheck", "ProofSupport"]),
         // nanopb's C runtime (copied in by `make setup`, never committed) with the project's one
         // configuration header, pb_* -> wp_pb_* renames and ABI guard; see include/wireproof_pb_config.h.
         // No cSettings on purpose: Swift's importer would not see them.
@@ -38,23 +38,26 @@ let package = Package(
         // Fixed-cost Swift runtime under every generated facade: box, NanopbMsg<Storage>, Builder,
         // wire API, field accessors (SPI `NanopbFacade`). See docs/shipped-layer.md.
         .target(name: "NanopbRuntime", dependencies: ["CNanopb"], path: "Sources/Shipped/NanopbRuntime"),
+        // Child processes through posix_spawn (Foundation's Process leaks under LeakSanitizer): protoc
+        // and nanopb's generator for the generator, every child of the proof.
+        .target(name: "ProcessSupport", path: "Sources/Tools/ProcessSupport"),
         // What every command-line tool shares: how a swift-argument-parser stop becomes an exit status.
         .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Sources/Tools/CommandLineSupport"),
         // Facade generator: library + thin `protogen` command (`make proto` calls it). Shipped-side:
         // it depends on the schema model only, never on the oracle or anything of the proof.
-        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
+        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
         .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
-        // The generator and `make proto` end to end (scripts/proto.sh on inline schemas).
+        // The generator and `make proto` end to end (`protogen generate` on inline schemas).
         .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
         // What the proof's tests, tools and fuzz targets share that has nothing to do with protobuf:
         // child processes (posix_spawn; Foundation's Process leaks under LeakSanitizer).
-        .target(name: "ProofSupport", path: "Sources/Proof/ProofSupport"),
+        .target(name: "ProofSupport", dependencies: ["ProcessSupport"], path: "Sources/Proof/ProofSupport"),
         // The oracle-versus-protoc cross-check (one implementation for the tests and the command).
         .target(name: "OracleCheck", dependencies: ["ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/OracleCheck"),
         // The proof of a schema's facades against the oracle (exemplar checks, seeded decode
@@ -69,7 +72,7 @@ let package = Package(
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport", "CatalogGenerator", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit"],
             exclude: ["Fixtures"]),

@@ -90,8 +90,8 @@ src=$out/src
 for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swift" "$pkg/Sources/$t/main.swift"; done
 install Benchmarks/CodecC/main.c "$pkg/Sources/CodecC/main.c"
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
-# What the facades hold comes from the generation plan (proto.sh --plan-out), never from their text.
-SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir Protos \
+# What the facades hold comes from the generation plan (protogen generate --plan-out), never from their text.
+"${SWIFT:-swift}" run --scratch-path "$TMP/protogen" protogen generate --c-only --proto-dir Protos \
   --c-out "$out/PlanAllC" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
   { cat "$out/proto-all.log"; die "the generation plan of the bundled schema failed"; }
 all_count=$("$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeAll.swift" --all)
@@ -101,8 +101,8 @@ sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.sw
 for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done
 # Pruned facades (and their C) for the two pruned probes, by the same `make proto` pipeline.
 for p in One Packet; do
-  SWIFT_BUILD_FLAGS="--scratch-path $TMP/protogen" PROTO_NO_HINT=1 bash scripts/proto.sh --proto-dir Protos \
-    --c-out "$pkg/Sources/Pruned${p}C" --swift-out "$pkg/Sources/Pruned$p" --prune "$pkg/Sources/Size${p}Pruned" \
+  "${SWIFT:-swift}" run --scratch-path "$TMP/protogen" protogen generate --proto-dir Protos \
+    --c-out "$pkg/Sources/Pruned${p}C" --swift-out "$pkg/Sources/Pruned$p" --prune-sources "$pkg/Sources/Size${p}Pruned" \
     --plan-out "$out/plan-$p.json" \
     > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
 done

@@ -9,8 +9,7 @@
 #
 # Environment: PROTO_DIR, C_OUT, C_MODULE, SWIFT_OUT, CATALOG_OUT as for `make proto` (defaults: the
 # bundled schema and the package's own targets; CATALOG_OUT defaults to Sources/Generated/BundledProtoCatalog
-# only for the bundled schema, and set empty it is not compared); SWIFT_BUILD_FLAGS for `swift run
-# protogen`.
+# only for the bundled schema, and set empty it is not compared); SWIFT_BUILD_FLAGS for `swift run`.
 # The comparison is against the working tree, which in CI is the committed state; generated files
 # that git does not track yet are reported too, since a clean checkout would not have them.
 set -euo pipefail
@@ -41,11 +40,16 @@ fresh_swift="$scratch/$(basename "$SWIFT_OUT")"
 fresh_catalog="$scratch/catalog-$(basename "${CATALOG_OUT:-none}")"
 
 args=(--proto-dir "$PROTO_DIR" --c-out "$fresh_c" --c-module "$C_MODULE" --swift-out "$fresh_swift")
-[ -z "${PRUNE:-}" ] || args+=(--prune "$PRUNE")
+# shellcheck disable=SC2206  # PRUNE is a list of folders, as for make proto
+[ -z "${PRUNE:-}" ] || args+=(--prune-sources $PRUNE)
 [ -z "${NANOPB_OPTIONS:-}" ] || args+=(--options "$NANOPB_OPTIONS")
 [ "$c_only" = 0 ] || args+=(--c-only)
-[ -z "$CATALOG_OUT" ] || args+=(--catalog-out "$fresh_catalog")
-bash scripts/proto.sh "${args[@]}"
+# shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a word list on purpose
+if [ -n "$CATALOG_OUT" ]; then
+  swift run ${SWIFT_BUILD_FLAGS:-} wireproof generate "${args[@]}" --catalog-out "$fresh_catalog" --proto-dir-hint "$PROTO_DIR"
+else
+  swift run ${SWIFT_BUILD_FLAGS:-} protogen generate "${args[@]}"
+fi
 
 # compare_tree COMMITTED FRESH: print one line per difference, relative to the repository.
 compare_tree() {

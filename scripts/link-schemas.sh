@@ -2,7 +2,7 @@
 # Two schemas in one program run by `make check-foreign`: Tests/Schemas/linked/
 # alpha and beta both import Google's well-known types and linked/common.proto. The shared files
 # are generated once into a module of their own (Shared, SharedC); each schema is generated with
-# `proto.sh --external-module Shared:SharedC`, so its C target holds only its own file. A scratch
+# `protogen generate --external-module Shared:SharedC`, so its C target holds only its own file. A scratch
 # package (.scratch/linked, never committed) links both into one executable
 # (Tests/Schemas/linked/program): it fails to link if a symbol is defined twice, fails to compile
 # if the two schemas saw different Timestamp or Tag types, and prints each message's encoding,
@@ -28,9 +28,9 @@ rm -rf "$dir/Protos"; mkdir -p "$shared/google/protobuf" "$shared/linked"
 for f in timestamp duration; do cp "/usr/include/google/protobuf/$f.proto" "$shared/google/protobuf/"; done
 cp "$schemas/shared/linked/common.proto" "$shared/linked/"
 
-gen() {  # NAME PROTO_DIR [proto.sh arguments...]
+gen() {  # NAME PROTO_DIR [protogen generate arguments...]
   local name=$1 protos=$2; shift 2
-  PROTO_NO_HINT=1 bash scripts/proto.sh --proto-dir "$protos" --c-out "$dir/Sources/${name}C" \
+  "${SWIFT:-swift}" run protogen generate --proto-dir "$protos" --c-out "$dir/Sources/${name}C" \
     --swift-out "$dir/Sources/$name" "$@" || die "generation of $name failed"
 }
 gen Shared "$shared"

@@ -62,7 +62,7 @@ LAYERS = [
                        "Sources/Shipped/CNanopb/wireproof_abi_check.c"], "c",
           "NanopbRuntimeTests|FacadeEdgeCaseTests|CNanopbTests|ProtoGenKitTests", extra=("make check-protocol",),
           build_is_check=True),
-    Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift"], "swift",
+    Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift", "Sources/Tools/ProtoGenKit/Generation/*.swift"], "swift",
           "ProtoGenKitTests|NanopbRuntimeTests|FacadeEdgeCaseTests|ConformanceTests", regenerate=True),
     # ConformanceTests (slow: every exemplar through the facades) runs in the all-suites step.
     Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "swift", "ProtoOracleTests"),
@@ -71,7 +71,7 @@ LAYERS = [
                     "Sources/Proof/CatalogGenerator/*.swift"], "swift",
           "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
     Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "swift", "WireTransportTests"),
-    Layer("scripts", ["scripts/proto.sh", "scripts/proto-split.py", "scripts/proto-options.py"], "sh",
+    Layer("scripts", ["scripts/proto-options.py"], "sh",
           "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
 ]
 

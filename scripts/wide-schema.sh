@@ -4,7 +4,7 @@
 # Writes Tests/Fixtures/WideSchema/wide.proto (message `wide.Wide`: fields 1..4999 int32, field 5000
 # a `Wide` child, so the type is recursive and wider than the 4,095 fields at which the old Swift
 # pre-pass stopped checking depth) and generates its nanopb C into Tests/WideSchemaC with
-# scripts/proto.sh --c-only. Only the C is generated: the tests reach it through a three-line
+# protogen generate --c-only. Only the C is generated: the tests reach it through a three-line
 # NanopbStorage conformance (Tests/RuntimeLimitTests), because the limit lives in nanopb's decoder
 # and 5,000 facade accessors would add minutes of Swift compile time for nothing the test reads.
 # Deterministic; the output is committed. `--check` regenerates into a scratch folder and fails if
@@ -34,12 +34,12 @@ write_proto() {
 case "${1:-}" in
   "")
     write_proto Tests/Fixtures/WideSchema
-    bash scripts/proto.sh --c-only --proto-dir Tests/Fixtures/WideSchema --c-out Tests/WideSchemaC
+    "${SWIFT:-swift}" run protogen generate --c-only --proto-dir Tests/Fixtures/WideSchema --c-out Tests/WideSchemaC
     ;;
   --check)
     scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
     write_proto "$scratch/schema"
-    PROTO_NO_HINT=1 bash scripts/proto.sh --c-only --proto-dir "$scratch/schema" --c-out "$scratch/WideSchemaC" >/dev/null
+    "${SWIFT:-swift}" run protogen generate --c-only --proto-dir "$scratch/schema" --c-out "$scratch/WideSchemaC" >/dev/null
     diff -r "$scratch/schema" Tests/Fixtures/WideSchema && diff -r "$scratch/WideSchemaC" Tests/WideSchemaC ||
       { echo "wide-schema: committed output is stale; run 'make wide-schema'" >&2; exit 1; }
     echo "wide-schema: committed output is current"

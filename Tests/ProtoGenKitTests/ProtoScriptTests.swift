@@ -1,18 +1,19 @@
-// `make proto` (scripts/proto.sh) end to end on schemas written here: every field comes out
+// `make proto` (`protogen generate`, run in process) end to end on schemas written here: every field comes out
 // FT_POINTER whatever the schema's options file asks, an option that would change a field's storage
 // is skipped with its reason or, when the user asks for options to be honoured, refused by name; and
 // the ABI guard stops every generated and runtime translation unit built with a layout-changing macro.
 
 import Foundation
 import ProofSupport
+import ProtoGenKit
 import Testing
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-/// One `scripts/proto.sh --c-only` run on `files` in a scratch folder; returns its result and the
+/// One `protogen generate --c-only` run on `files` in a scratch folder; returns its result and the
 /// generated header of `x.proto` (empty when generation failed).
-private func generateC(_ files: [String: String], extra: [String] = []) throws -> (ChildProcess.Result, String) {
+private func generateC(_ files: [String: String], extra: [String] = []) throws -> (GenerationRun, String) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-protosh-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dir) }
     try writeSchema(files, into: dir)
@@ -29,23 +30,27 @@ private func writeSchema(_ files: [String: String], into dir: URL) throws {
     for (name, text) in files { try text.write(to: protos.appendingPathComponent(name), atomically: true, encoding: .utf8) }
 }
 
-/// Runs scripts/proto.sh with `--proto-dir dir/protos` and `arguments`, from the repository root.
-private func runProtoScript(in dir: URL, _ arguments: [String], environment: [String] = []) throws -> ChildProcess.Result {
-    // proto.sh runs `$SWIFT run protogen ...`; inside `swift test` that would wait forever for the
-    // build folder's lock, so SWIFT names a stand-in that runs the protogen this test build made.
-    let protogen = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("protogen").path
-    try #require(FileManager.default.isExecutableFile(atPath: protogen), "\(protogen) missing: run swift build --build-tests")
-    let swift = dir.appendingPathComponent("swift-run-protogen").path
-    try "#!/bin/bash\nwhile [ $# -gt 0 ] && [ \"$1\" != protogen ]; do shift; done\nshift\nexec \(protogen) \"$@\"\n"
-        .write(toFile: swift, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
-    return try ChildProcess.run("/usr/bin/env", ["SWIFT=" + swift] + environment + ["/bin/bash", repositoryRoot + "/scripts/proto.sh",
-                                                "--proto-dir", dir.appendingPathComponent("protos").path] + arguments,
-                                in: repositoryRoot)
+/// What one generation run reported: its exit status (0, or 1 when generation refused) and its lines.
+private struct GenerationRun {
+    let status: Int32
+    let said: String
+    var stderrText: String { said }
 }
 
-/// The output of a run, stdout then stderr.
-private func said(_ result: ChildProcess.Result) -> String { String(decoding: result.stdout + result.stderr, as: UTF8.self) }
+/// Runs `protogen generate --proto-dir dir/protos` with `arguments` in this process, as `make proto`
+/// does (which also names this package for the declaration hint, unless `hint` is false).
+private func runProtoScript(in dir: URL, _ arguments: [String], hint: Bool = true) throws -> GenerationRun {
+    let all = ["generate", "--proto-dir", dir.appendingPathComponent("protos").path] + arguments
+        + (hint ? ["--hint-package-root", repositoryRoot] : [])
+    do {
+        return GenerationRun(status: 0, said: try ProtoGen.run(all).joined(separator: "\n"))
+    } catch let error as GeneratorError {
+        return GenerationRun(status: 1, said: "\(error)")
+    }
+}
+
+/// The output of a run.
+private func said(_ result: GenerationRun) -> String { result.said }
 
 private let schema = """
     syntax = "proto3";
@@ -65,7 +70,7 @@ private let schema = """
     func anOptionThatChangesAFieldsStorageIsSkippedAndSaidSo(_ option: String) throws {
         let (result, header) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\nM.s \(option)\n"])
         #expect(result.status == 0, "\(result.stderrText)")
-        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        let said = result.said
         #expect(said.contains("skipped") && said.contains("M.a"), "generation says which option it skipped: \(said)")
         #expect(header.contains("int32_t *a;") && header.contains("char *s;"), "the fields stay pointers")
     }
@@ -74,7 +79,7 @@ private let schema = """
     func honouringOptionsRefusesAStorageChangeNamingFieldAndOption(_ option: String) throws {
         let (result, _) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\n"], extra: ["--honour-options"])
         #expect(result.status != 0, "generation must refuse \(option)")
-        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        let said = result.said
         #expect(said.contains("M.a") && said.contains(String(option.split(separator: ":")[1])), "the refusal names field and option: \(said)")
     }
 
@@ -95,7 +100,7 @@ private let schema = """
         // TwoC is not a target of this package: the run says how to declare both targets.
         #expect(said(result).contains(".target(name: \"TwoC\"") && said(result).contains(".target(name: \"TwoFacades\""),
                 "\(said(result))")
-        let quiet = try runProtoScript(in: dir, ["--c-out", out, "--swift-out", facades], environment: ["PROTO_NO_HINT=1"])
+        let quiet = try runProtoScript(in: dir, ["--c-out", out, "--swift-out", facades], hint: false)
         #expect(quiet.status == 0 && !said(quiet).contains(".target(name:"), "\(said(quiet))")
     }
 
@@ -108,7 +113,7 @@ private let schema = """
         try "let y = Y.with { $0.on = true }\n".write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         let facades = dir.appendingPathComponent("PrunedFacades").path
         let result = try runProtoScript(in: dir, ["--c-out", dir.appendingPathComponent("PrunedC").path, "--swift-out", facades,
-                                                  "--prune", sources.path], environment: ["PROTO_NO_HINT=1"])
+                                                  "--prune-sources", sources.path], hint: false)
         #expect(result.status == 0, "\(said(result))")
         let text = try FileManager.default.contentsOfDirectory(atPath: facades).filter { $0.hasSuffix(".swift") }
             .map { try String(contentsOfFile: facades + "/" + $0, encoding: .utf8) }.joined()
@@ -192,7 +197,7 @@ private let schema = """
             message N { optional \(type) v = 1 [default = \(value)]; }
             """
         let (result, header) = try generateC(["x.proto": narrow, "x.options": "N.v int_size:IS_8\n"], extra: ["--honour-options"])
-        let said = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        let said = result.said
         if fits {
             #expect(result.status == 0, "\(said)")
             #expect(header.contains(type == "uint32" ? "uint8_t *v;" : "int8_t *v;"), "the field is narrowed: \(header)")

@@ -28,7 +28,12 @@ public struct CatalogCommand: ParsableCommand {
     public func generate() throws(GeneratorError) -> [String] {
         let files = try Self.catalog(schema: plan.loadSchema(), facadeModule: facadeModule,
                                      protoDirectoryHint: protoDirectoryHint, inputs: plan.inputs(selection: .all))
-        return try OutputFolder(path: swiftOut, headerPrefix: CatalogEmitter.generatedHeaderPrefix).replaceGenerated(with: files)
+        return try Self.write(files, to: swiftOut)
+    }
+
+    /// Replaces the catalog files in `folder` (files without the catalog's header are left alone).
+    public static func write(_ files: [GeneratedFile], to folder: String) throws(GeneratorError) -> [String] {
+        try OutputFolder(path: folder, headerPrefix: CatalogEmitter.generatedHeaderPrefix).replaceGenerated(with: files)
     }
 
     public func run() throws {

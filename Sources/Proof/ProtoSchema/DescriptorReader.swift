@@ -98,6 +98,19 @@ struct DescriptorReader {
         }
     }
 
+    /// Reads one whole field: its number, wire type and value bytes (a length-delimited value
+    /// without its length prefix; a group with its contents and end tag).
+    mutating func field() throws(SchemaError) -> (number: Int, wireType: UInt8, value: ArraySlice<UInt8>) {
+        let (number, wireType) = try tag()
+        if wireType == 2 {
+            let sub = try nested()
+            return (number, wireType, bytes[sub.offset..<sub.end])
+        }
+        let start = offset
+        try skip(wireType: wireType)
+        return (number, wireType, bytes[start..<offset])
+    }
+
     /// Decodes one scalar or a packed run of them into `into`.
     mutating func repeatedInt32(wireType: UInt8, into values: inout [Int32]) throws(SchemaError) {
         if wireType == 2 {

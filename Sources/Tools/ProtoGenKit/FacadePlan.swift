@@ -1,4 +1,4 @@
-// The one generation plan, shared by the C side (scripts/proto.sh asks it through `protogen plan`)
+// The one generation plan, shared by the C side (SchemaGeneration hands it to nanopb)
 // and the Swift side (the facade and exemplar emitters): which files get C, which types get
 // facades, what everything is called in C and in Swift, and what happens to the schema's own
 // nanopb options.
@@ -11,7 +11,7 @@
 // - The C side gets C for every file a generated struct needs (`cFiles`), in dependency order;
 //   facades exist only for types in those files, minus the files another module provides.
 // - Every C name the facades use comes from `Naming.cIdentifier` / `Naming.cTypeName`, the same
-//   rule proto-split.py applies to the descriptor nanopb reads (`cRenames`).
+//   rule DescriptorSetWriter applies to the descriptor nanopb reads (`cRenames`).
 
 import ProtoSchema
 
@@ -183,7 +183,7 @@ package struct FacadePlan {
         return Naming.swiftTypeName(prefix: "", path: [last], disambiguator: schema.enumType(fullName) != nil ? "Enum" : "Message")
     }
 
-    /// The C renames of every file that gets C here: proto-split.py applies them to the
+    /// The C renames of every file that gets C here: DescriptorSetWriter applies them to the
     /// descriptor nanopb reads.
     package var cRenames: [CRename] {
         var renames: [CRename] = []
@@ -237,7 +237,7 @@ package struct FacadePlan {
         honoured = honoured.filter { files.contains($0.file) }
         skipped = skipped.filter { files.contains($0.setting.file) }
         let refusals = refused.filter { files.contains($0.setting.file) }.map {
-            "\($0.setting.label): \($0.reason). Remove it from \($0.setting.source), or generate without NANOPB_OPTIONS_MODE=honour (options are then skipped)"
+            "\($0.setting.label): \($0.reason). Remove it from \($0.setting.source), or generate without --honour-options (options are then skipped)"
         }
         if !refusals.isEmpty { throw .optionsRefused(refusals) }
     }
@@ -396,7 +396,7 @@ package struct FacadePlan {
     }
 
     /// Extensions declared in the files that get C here (custom options aside), in declaration
-    /// order. They are not generated: nanopb sees none of them (proto-split.py drops them, every
+    /// order. They are not generated: nanopb sees none of them (DescriptorSetWriter drops them, every
     /// extendable message has `extensions type:FT_IGNORE`) and the facades have no accessor, so on
     /// decode an extension field is dropped like any unknown field (docs/deviations.md row 20).
     /// The rest of the schema is generated; `protogen plan` prints each skipped extension.

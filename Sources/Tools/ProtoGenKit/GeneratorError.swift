@@ -1,3 +1,4 @@
+import Foundation
 import ProtoSchema
 
 /// Why protogen refused to generate. Each case names what to fix; nothing is written on failure.
@@ -17,6 +18,8 @@ public enum GeneratorError: Error, Equatable, CustomStringConvertible {
     case invariant(file: String, declaration: String, reason: String)
     /// nanopb options the facades cannot honour (one line each: file, element, option, what to do).
     case optionsRefused([String])
+    /// protoc or nanopb's Python code failed; its exit status and what it printed.
+    case tool(what: String, status: Int32, output: String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,8 @@ public enum GeneratorError: Error, Equatable, CustomStringConvertible {
         case let .invariant(file, declaration, reason): return "generated \(file): \(declaration): \(reason) (generator bug)"
         case let .optionsRefused(lines):
             return "nanopb options the facades cannot honour:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+        case let .tool(what, status, output):
+            return "\(what) failed (exit \(status))" + (output.isEmpty ? "" : ":\n" + output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 }

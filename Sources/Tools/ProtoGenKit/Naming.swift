@@ -61,7 +61,7 @@ package enum Naming {
     /// file without a package (the C type name). THE RULE: a name in `reservedCIdentifiers` gets
     /// one `_` appended. Every other C name nanopb writes is joined from several parts
     /// (`pkg_Msg`, `Msg_Inner`, `Enum_VALUE`) and cannot be a keyword. The plan applies the rule
-    /// on both sides: the descriptor handed to nanopb is renamed accordingly (proto-split.py),
+    /// on both sides: the descriptor handed to nanopb is renamed accordingly (DescriptorSetWriter),
     /// and the facades access the renamed members. The wire format does not carry names, so
     /// the encoding is unchanged.
     static func cIdentifier(_ name: String) -> String {

@@ -1,5 +1,4 @@
-// `protogen plan`: the generation plan as JSON, for the C side (scripts/proto.sh,
-// scripts/proto-split.py) and for scripts that need to know what was generated (bench.sh,
+// `protogen plan`: the generation plan as JSON, for scripts that need to know what was generated (bench.sh,
 // Benchmarks/touch-gen.py) without reading generated text. Skipped nanopb options are printed
 // to standard error, one a line, with the reason; refused ones fail the command.
 

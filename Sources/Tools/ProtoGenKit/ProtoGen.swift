@@ -12,7 +12,7 @@ public struct ProtoGen: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "protogen",
         abstract: "Swift facades for nanopb C structs, from a protoc descriptor set.",
-        subcommands: [PlanCommand.self, FacadesCommand.self])
+        subcommands: [GenerateCommand.self, PlanCommand.self, FacadesCommand.self])
 
     public init() {}
 
@@ -38,6 +38,9 @@ public struct ProtoGen: ParsableCommand {
         switch command {
         case let facades as FacadesCommand: return try facades.generate()
         case let plan as PlanCommand: return try plan.generate()
+        case let generate as GenerateCommand:
+            let result = try SchemaGeneration.run(generate.options.request, tools: GenerationTools.inTree(GenerationTools.wireproofRoot()))
+            return result.report + generate.options.hint()
         default: throw CleanExit.helpRequest(command)
         }
     }

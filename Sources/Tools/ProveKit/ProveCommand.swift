@@ -1,7 +1,7 @@
 // `wireproof prove`: the whole proof on any .proto tree, in a scratch package this command manages.
 //
 //   1. oracle vs protoc on every exemplar (and optional random messages)     in-process (OracleCheck)
-//   2. generate nanopb C, facades and the schema's catalog                   scripts/proto.sh
+//   2. generate nanopb C, facades and the schema's catalog                   in-process (wireproof generate)
 //   3. build a runner that links them with FacadeProof                       swift build
 //   4. every exemplar through the facades vs the oracle, seeded decode       the runner (FacadeProof)
 //      mutation, deviation-row accounting

@@ -1,5 +1,6 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
-// `oracle-check` (OracleCheck's report), `catalog` (CatalogGenerator).
+// `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
+// (CatalogGenerator).
 
 import ArgumentParser
 import CatalogGenerator
@@ -10,7 +11,7 @@ public struct WireproofCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
-        subcommands: [ProveCommand.self, OracleCheckCommand.self, CatalogCommand.self])
+        subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self])
 
     public init() {}
 

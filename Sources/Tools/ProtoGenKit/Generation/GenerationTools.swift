@@ -1,0 +1,60 @@
+// The programs generation runs: protoc, and nanopb's own Python code (its generator, and the
+// option loader that reads the schema's options with nanopb's parser). Nothing else is spawned.
+
+import Foundation
+import ProcessSupport
+
+/// Where the third-party tools are. `locate` finds them in a Wireproof tree after `make setup`.
+public struct GenerationTools: Sendable {
+    /// protoc (Debian's protobuf-compiler).
+    public var protoc = "/usr/bin/protoc"
+    /// Debian's interpreter, which has python3-protobuf (the first python3 on PATH may not).
+    public var python = "/usr/bin/python3"
+    /// nanopb's source tree (`.deps/nanopb`, from the Debian source package).
+    public var nanopb: String
+    /// The option reader (`scripts/proto-options.py`), which runs nanopb's own option parser.
+    public var optionLoader: String
+
+    public init(nanopb: String, optionLoader: String) {
+        self.nanopb = nanopb
+        self.optionLoader = optionLoader
+    }
+
+    /// The tools of the Wireproof tree at `root`; fails naming what `make setup` has not installed.
+    public static func inTree(_ root: String) throws(GeneratorError) -> GenerationTools {
+        let tools = GenerationTools(nanopb: root + "/.deps/nanopb", optionLoader: root + "/scripts/proto-options.py")
+        for (path, what) in [(tools.nanopb + "/generator/nanopb_generator.py", "nanopb's generator"),
+                             (tools.optionLoader, "the option loader"), (tools.protoc, "protoc"), (tools.python, "Debian's python3")]
+        where !FileManager.default.fileExists(atPath: path) {
+            throw .io(path: path, reason: "\(what) is missing; run 'make setup'")
+        }
+        return tools
+    }
+
+    /// The Wireproof tree this process runs from: `WIREPROOF_ROOT`, else the first folder above the
+    /// executable (…/.build/<config>/protogen) that holds scripts/proto-options.py, else the
+    /// current folder.
+    public static func wireproofRoot() -> String {
+        let isRoot = { (path: String) in FileManager.default.fileExists(atPath: path + "/scripts/proto-options.py") }
+        if let given = ProcessInfo.processInfo.environment["WIREPROOF_ROOT"], isRoot(given) { return given }
+        var candidate = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            if isRoot(candidate.path) { return candidate.path }
+            candidate.deleteLastPathComponent()
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+
+    /// Runs a tool; fails with its output when it exits non-zero.
+    func run(_ executable: String, _ arguments: [String], in directory: String? = nil, what: String) throws(GeneratorError) -> [UInt8] {
+        let result: ChildProcess.Result
+        do { result = try ChildProcess.run(executable, arguments, in: directory) } catch {
+            throw .io(path: executable, reason: "cannot run \(what): \(error)")
+        }
+        guard result.status == 0 else {
+            throw .tool(what: what, status: result.status, output: result.stderrText + String(decoding: result.stdout, as: UTF8.self))
+        }
+        if !result.stderr.isEmpty { FileHandle.standardError.write(Data(result.stderr)) }
+        return result.stdout
+    }
+}

@@ -1,0 +1,59 @@
+// `wireproof generate`: `protogen generate` plus the schema's catalog module, from the same plan
+// in the same process (what `make proto` runs for the bundled schema, and the proof for any tree).
+
+import ArgumentParser
+import CatalogGenerator
+import Foundation
+import ProtoGenKit
+
+/// `wireproof generate`.
+public struct GenerateWithCatalogCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "protogen generate, plus the schema's catalog module for the proof.")
+
+    @OptionGroup var options: GenerateOptions
+
+    @Option(name: .customLong("catalog-out"), help: "The catalog module's folder (needs facades for every type).")
+    var catalogOut: String
+
+    @Option(name: .customLong("proto-dir-hint"),
+            help: "The schema folder relative to the package root, recorded for the tests (default: --proto-dir relative to the current folder, when inside it).")
+    var protoDirectoryHint: String?
+
+    /// The hint recorded: given, or the schema folder relative to the current one when inside it
+    /// (never an absolute path, which would make the output machine-specific).
+    var hint: String? {
+        if let protoDirectoryHint { return protoDirectoryHint }
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let folder = SchemaGeneration.absolute(options.protoDirectory)
+        return folder.hasPrefix(cwd) ? String(folder.dropFirst(cwd.count)) : nil
+    }
+
+    public init() {}
+
+    public func validate() throws {
+        if options.cOnly || options.swiftOut == nil || !options.pruneSources.isEmpty {
+            throw ValidationError("--catalog-out needs facades for every type: --swift-out, without --c-only or --prune-sources")
+        }
+    }
+
+    public func run() throws {
+        for line in try Self.generate(options.request, catalogOut: catalogOut, protoDirectoryHint: hint,
+                                      tools: GenerationTools.inTree(GenerationTools.wireproofRoot())) + options.hint() {
+            print(line)
+        }
+    }
+
+    /// Generates C, facades and the catalog from one plan; returns the lines to report.
+    static func generate(_ request: GenerationRequest, catalogOut: String, protoDirectoryHint: String?,
+                         tools: GenerationTools) throws(GeneratorError) -> [String] {
+        let result = try SchemaGeneration.run(request, tools: tools)
+        let facadeModule = URL(fileURLWithPath: request.swiftOut ?? "").lastPathComponent
+        var inputs = result.inputs
+        inputs.selection = .all
+        let files = try CatalogCommand.catalog(schema: result.schema, facadeModule: facadeModule,
+                                               protoDirectoryHint: protoDirectoryHint, inputs: inputs)
+        return result.report + (try CatalogCommand.write(files, to: catalogOut)) + ["proto: catalog in \(SchemaGeneration.display(SchemaGeneration.absolute(catalogOut)))"]
+    }
+}
