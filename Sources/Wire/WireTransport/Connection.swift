@@ -3,15 +3,6 @@ import Dispatch
 import Foundation
 import Glibc
 
-/// The transport a connection or listener uses.
-public enum Parameters: Sendable, Hashable {
-    case tcp
-    case tls(TLSOptions)
-    case udp
-
-    var isDatagram: Bool { if case .udp = self { return true } else { return false } }
-}
-
 /// How a connection retries a refused or unreachable peer: delays double from `initialDelay` up to
 /// `maximumDelay`; after `maximumAttempts` failed attempts (nil: never) the connection fails.
 public struct RetryPolicy: Sendable, Hashable {
@@ -69,6 +60,10 @@ public final class Connection: @unchecked Sendable {
     private var tlsContext: TLSContext?
     private var attempts = 0
     private var retryTimer: DispatchWorkItem?
+    /// The connect attempt in flight (outbound connections only).
+    private var race: ConnectRace?
+    /// The timeout of the stage in progress (connect, then TLS handshake).
+    private var deadline: DispatchWorkItem?
     private var sends: [PendingSend] = []
     private var receives: [PendingReceive] = []
     private var inbound = ByteBuffer()
@@ -89,12 +84,21 @@ public final class Connection: @unchecked Sendable {
     static let readChunk = 65536
     static let datagramBatch = 16
 
+    /// Turns the host into addresses, in the resolver's order (getaddrinfo outside tests).
+    let resolver: AddressResolver
+
     /// A connection to `host`:`port`; nothing happens until `start(queue:)`.
-    public init(host: String, port: UInt16, using parameters: Parameters) {
+    public convenience init(host: String, port: UInt16, using parameters: Parameters) {
+        self.init(host: host, port: port, using: parameters, resolver: SocketAddress.resolve)
+    }
+
+    /// A connection whose addresses come from `resolver` (tests pin the resolver's order with it).
+    init(host: String, port: UInt16, using parameters: Parameters, resolver: @escaping AddressResolver) {
         self.host = host
         self.port = port
         self.parameters = parameters
         self.origin = .outbound
+        self.resolver = resolver
         self.queue = DispatchQueue(label: "wire.connection.\(host):\(port)")
     }
 
@@ -105,6 +109,7 @@ public final class Connection: @unchecked Sendable {
         self.port = peer.port
         self.parameters = parameters
         self.origin = .accepted(tlsContext)
+        self.resolver = SocketAddress.resolve
         self.acceptedSocket = socket
         self.peerAddress = peer
         self.terminationHook = onTermination
@@ -117,6 +122,7 @@ public final class Connection: @unchecked Sendable {
         self.port = peer.port
         self.parameters = .udp
         self.origin = .udpChild(table, peer)
+        self.resolver = SocketAddress.resolve
         self.peerAddress = peer
         self.terminationHook = onTermination
         self.queue = DispatchQueue(label: "wire.udp-peer.\(peer)")
@@ -227,6 +233,9 @@ public final class Connection: @unchecked Sendable {
     private func teardown(_ error: WireError) {
         retryTimer?.cancel()
         retryTimer = nil
+        disarmDeadline()
+        race?.cancel()
+        race = nil
         if let channel {
             if phase == .open, let tls = channel.tls { tls.shutdown() }
             channel.close()
@@ -273,36 +282,63 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Resolves, then races connects over every address (`ConnectRace`) under the connection
+    /// timeout; the winner's channel becomes the connection's.
     private func connectOutbound() {
-        let address: SocketAddress
+        let addresses: [SocketAddress]
         do {
-            guard let first = try SocketAddress.resolve(host: host, port: port, datagram: parameters.isDatagram).first else {
-                return apply(.fatalFailure(.resolution(host: host, reason: "no address")))
-            }
-            address = first
-            if case .tls(let options) = parameters, tlsContext == nil {
+            addresses = try resolver(host, port, parameters.isDatagram)
+            guard !addresses.isEmpty else { return apply(.fatalFailure(.resolution(host: host, reason: "no address"))) }
+            if let options = parameters.tls, tlsContext == nil {
                 tlsContext = try TLSContext(options: options, server: false)
             }
         } catch {
             return apply(.fatalFailure(error))
         }
-        let socket: SocketHandle
-        do {
-            socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: parameters.isDatagram)))
-        } catch {
-            return apply(.fatalFailure(error.wireError))
+        let race = ConnectRace(addresses: addresses, datagram: parameters.isDatagram,
+                               attemptDelay: parameters.tcp.connectionAttemptDelay, queue: queue) { [weak self] outcome in
+            self?.raceFinished(outcome)
         }
-        let channel = IOChannel(socket: socket, queue: queue)
-        install(channel)
-        peerAddress = address
-        do {
-            try socket.withDescriptor { fd throws(SystemError) in try Sys.connect(fd, address) }
+        self.race = race
+        if let limit = parameters.tcp.connectionTimeout {
+            arm(deadline: limit) { [weak self] in
+                guard let self, let race = self.race else { return }
+                race.cancel()
+                self.race = nil
+                self.attemptFailed(.timedOut(.connect, seconds: limit))
+            }
+        }
+        race.start()
+    }
+
+    private func raceFinished(_ outcome: ConnectRace.Outcome) {
+        race = nil
+        switch outcome {
+        case .success(let winner):
+            install(winner.channel)
+            peerAddress = winner.address
             connected()
-        } catch where error.errno == EINPROGRESS {
-            channel.armWrite(true)  // writable = the connect finished; see finishConnect()
-        } catch {
-            attemptFailed(error.wireError)
+        case .failure(let error):
+            attemptFailed(error)
         }
+    }
+
+    /// Runs `expired` on the queue after `seconds` unless disarmed first (by the next `arm`, by
+    /// `disarmDeadline()`, or by teardown). One deadline at a time: connect, then handshake.
+    private func arm(deadline seconds: Double, _ expired: @escaping () -> Void) {
+        deadline?.cancel()
+        let item = DispatchWorkItem { [weak self] in
+            guard let self, self.deadline != nil else { return }
+            self.deadline = nil
+            expired()
+        }
+        deadline = item
+        queue.asyncAfter(deadline: .now() + seconds, execute: item)
+    }
+
+    private func disarmDeadline() {
+        deadline?.cancel()
+        deadline = nil
     }
 
     private func install(_ channel: IOChannel) {
@@ -311,19 +347,12 @@ public final class Connection: @unchecked Sendable {
         channel.onWritable = { [weak self] in self?.service() }
     }
 
-    private func finishConnect() {
-        guard let channel else { return }
-        do {
-            let pending = try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.pendingError(fd) }
-            if pending == 0 { connected() } else { attemptFailed(.posix(call: "connect", errno: pending)) }
-        } catch {
-            attemptFailed(error.wireError)
-        }
-    }
-
     /// One connect attempt failed: close its socket; wait and retry if the error is recoverable
     /// and attempts remain, fail otherwise.
     private func attemptFailed(_ error: WireError) {
+        disarmDeadline()
+        race?.cancel()
+        race = nil
         channel?.close()
         channel = nil
         phase = .idle
@@ -344,6 +373,7 @@ public final class Connection: @unchecked Sendable {
 
     /// TCP connected (or accepted, or UDP associated): start TLS or become ready.
     private func connected() {
+        disarmDeadline()
         guard let channel else { return }
         if !parameters.isDatagram {
             try? channel.socket.withDescriptor { fd throws(SystemError) in try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1) }
@@ -352,7 +382,7 @@ public final class Connection: @unchecked Sendable {
         let isServer: Bool
         if case .accepted = origin { isServer = true } else { isServer = false }
         var verifyName: String?
-        if case .tls(let options) = parameters, options.verifyPeer, !isServer { verifyName = options.serverName ?? host }
+        if let options = parameters.tls, options.verifyPeer, !isServer { verifyName = options.serverName ?? host }
         do {
             channel.tls = try channel.socket.withDescriptor { fd throws(SystemError) in
                 do { return try TLSSession(context: context, fd: fd, server: isServer, verifyName: verifyName) }
@@ -362,6 +392,9 @@ public final class Connection: @unchecked Sendable {
             return apply(.fatalFailure(.tls(reason: error.call)))
         }
         phase = .handshaking
+        if let limit = parameters.tls?.handshakeTimeout {
+            arm(deadline: limit) { [weak self] in self?.apply(.fatalFailure(.timedOut(.tlsHandshake, seconds: limit))) }
+        }
         stepHandshake()
     }
 
@@ -377,6 +410,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     private func establish() {
+        disarmDeadline()
         phase = .open
         channel?.armWrite(false)
         channel?.armRead(false)
@@ -390,7 +424,7 @@ public final class Connection: @unchecked Sendable {
     /// socket allows, then arms exactly the sources still needed.
     private func service() {
         switch phase {
-        case .connecting: return finishConnect()
+        case .connecting: return  // the race owns the sockets until one connects
         case .handshaking: return stepHandshake()
         case .idle, .closed: return
         case .open: break

@@ -7,20 +7,28 @@ import Glibc
 /// nil) and its name against `serverName` (default: the connection's host; an IP literal is checked
 /// against the certificate's IP addresses). Verification is on unless `verifyPeer` is false.
 /// Server: `certificateFile` and `privateKeyFile` are required; client certificates are not asked for.
+/// A client may present a certificate the same way (`certificateFile`, `privateKeyFile`).
+///
+/// `handshakeTimeout` bounds the handshake on both sides: a client whose server never answers its
+/// ClientHello, and a listener's connection whose peer never sends one, fail with
+/// `WireError.timedOut(.tlsHandshake, …)` and release their socket (a listener's slot with it).
 public struct TLSOptions: Sendable, Hashable {
     public var trustedCAFile: String?
     public var certificateFile: String?
     public var privateKeyFile: String?
     public var serverName: String?
     public var verifyPeer: Bool
+    /// Seconds from TCP connected (or accepted and started) to handshake done. Default 10.
+    public var handshakeTimeout: Double
 
     public init(trustedCAFile: String? = nil, certificateFile: String? = nil, privateKeyFile: String? = nil,
-                serverName: String? = nil, verifyPeer: Bool = true) {
+                serverName: String? = nil, verifyPeer: Bool = true, handshakeTimeout: Double = 10) {
         self.trustedCAFile = trustedCAFile
         self.certificateFile = certificateFile
         self.privateKeyFile = privateKeyFile
         self.serverName = serverName
         self.verifyPeer = verifyPeer
+        self.handshakeTimeout = handshakeTimeout
     }
 }
 
