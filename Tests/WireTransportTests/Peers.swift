@@ -98,3 +98,47 @@ final class MutePeer: @unchecked Sendable {
 
     func close() { server.stop() }
 }
+
+/// A raw loopback TCP listener for peers the transport has no API to be: it accepts, and can reset
+/// an accepted connection (SO_LINGER {1, 0} then close, so the kernel sends RST, not FIN).
+/// Owns its sockets; `close()` closes every one.
+final class RawListener: @unchecked Sendable {
+    let port: UInt16
+    private let listening: SocketHandle
+    private var accepted: [SocketHandle] = []
+
+    init() throws {
+        let socket = SocketHandle(taking: try Sys.socket(domain: AF_INET, type: Sys.stream))
+        let address = loopback("127.0.0.1", port: 0)
+        port = try socket.withDescriptor { fd throws(SystemError) -> UInt16 in
+            try Sys.bind(fd, address)
+            try Sys.listen(fd, backlog: 16)
+            return try Sys.localAddress(fd).port
+        }
+        listening = socket
+    }
+
+    /// Waits (at most 5 s) for one connection and accepts it; nil if none came.
+    func acceptOne() throws -> SocketHandle? {
+        let ready = try listening.withDescriptor { fd throws(SystemError) -> Bool in
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&p, 1, 5_000) == 1
+        }
+        guard ready else { return nil }
+        let (fd, _) = try listening.withDescriptor { fd throws(SystemError) in try Sys.accept(fd) }
+        let handle = SocketHandle(taking: fd)
+        accepted.append(handle)
+        return handle
+    }
+
+    /// Sends RST on `socket` by closing it with a zero linger.
+    func reset(_ socket: SocketHandle) throws {
+        try socket.withDescriptor { fd throws(SystemError) in try Sys.setLingerZero(fd) }
+        socket.close()
+    }
+
+    func close() {
+        for socket in accepted { socket.close() }
+        listening.close()
+    }
+}

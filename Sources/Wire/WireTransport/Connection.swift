@@ -82,6 +82,9 @@ public final class Connection: @unchecked Sendable {
 
     /// Bytes read per recv/SSL_read call; datagrams per recvmmsg call.
     static let readChunk = 65536
+    /// Stream bytes read without a pending receive stop once this many are buffered (at most
+    /// `readAhead + readChunk` are held); the read is then disarmed until a receive takes some.
+    static let readAhead = 65536
     static let datagramBatch = 16
 
     /// Turns the host into addresses, in the resolver's order (getaddrinfo outside tests).
@@ -527,8 +530,11 @@ public final class Connection: @unchecked Sendable {
     private func pumpReads() -> Needs {
         while phase == .open {
             deliverReady()
-            guard !receives.isEmpty, !endOfStream, let channel else { return (false, false) }
+            guard !endOfStream, let channel else { return (false, false) }
             if case .udpChild = origin { return (false, false) }  // fed by the listener
+            // A stream keeps reading ahead while idle (so a reset or close is seen when it happens,
+            // not at the next receive), up to `readAhead` buffered bytes; UDP reads only for a receive.
+            guard !receives.isEmpty || (!parameters.isDatagram && inbound.count < Self.readAhead) else { return (false, false) }
             if parameters.isDatagram {
                 switch readDatagrams(channel) {
                 case .some(let needs): return needs
