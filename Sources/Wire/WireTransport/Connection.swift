@@ -3,6 +3,12 @@ import Dispatch
 import Foundation
 import Glibc
 
+/// One immutable connection stage (see `Connection.stageBox`).
+final class StageBox: Sendable {
+    let value: ConnectionStage
+    init(_ value: ConnectionStage) { self.value = value }
+}
+
 /// A TCP, TLS or UDP connection with Network.framework's completion-handler shape.
 ///
 /// Threading: every mutable property below is touched only on `queue`, the connection's private
@@ -34,8 +40,17 @@ public final class Connection: @unchecked Sendable {
     let queue: DispatchQueue
     let origin: Origin
     var userQueue: DispatchQueue?
-    /// The one state machine (see `ConnectionStage`); `state` is its public face.
-    var stage = ConnectionStage.setup
+    /// The one state machine (see `ConnectionStage`); `state` is its public face. Replaced whole
+    /// on every transition, on `queue` only.
+    var stage: ConnectionStage {
+        get { stageBox.value }
+        set { stageBox = StageBox(newValue) }
+    }
+    /// The stage behind a reference, so that ThreadSanitizer sees every transition: assigning the
+    /// enum itself (its payloads hold strings) goes through an outlined copy that TSan does not
+    /// instrument, and `currentState` read without `queue.sync` went unreported (docs/transport.md,
+    /// "Thread safety").
+    private var stageBox = StageBox(.setup)
     var state: ConnectionState { stage.state }
     var stateHandler: (@Sendable (ConnectionState) -> Void)?
     var channel: IOChannel?

@@ -79,7 +79,7 @@ extension ConnectionState {
 }
 
 /// What a preparing connection is doing; not part of the public state.
-enum PreparingStep: Equatable {
+enum PreparingStep: Sendable, Equatable {
     /// Racing TCP connects (outbound), or about to set up TLS on an accepted socket.
     case connecting
     /// TCP is up; the TLS handshake runs.
@@ -89,7 +89,7 @@ enum PreparingStep: Equatable {
 /// A connection's one state machine: the public `ConnectionState`, plus, while preparing, the
 /// step in progress. It changes only through `applying(_:)`, which checks every pair against the
 /// public transition function and adds one internal pair (connecting to handshaking).
-enum ConnectionStage: Equatable, CustomStringConvertible {
+enum ConnectionStage: Sendable, Equatable, CustomStringConvertible {
     case setup
     case preparing(PreparingStep)
     case ready
