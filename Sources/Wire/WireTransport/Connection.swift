@@ -68,6 +68,8 @@ public final class Connection: @unchecked Sendable {
     var endOfStream = false
     var batchDepth = 0
     var peerAddress: SocketAddress?
+    /// What the TLS handshake agreed on, recorded when the connection became ready.
+    var negotiated: TLSMetadata?
     /// An accepted connection's socket until `start` hands it to its IOChannel (its one owner).
     var acceptedSocket: SocketHandle?
     var _retryPolicy = RetryPolicy()
@@ -151,6 +153,10 @@ public final class Connection: @unchecked Sendable {
 
     /// The peer's address once connected (or the accepting side's view of its peer).
     public var remoteAddress: SocketAddress? { queue.sync { peerAddress } }
+
+    /// The negotiated TLS version, cipher suite and ALPN protocol once ready (nil for TCP, UDP,
+    /// or before the handshake finished).
+    public var tlsMetadata: TLSMetadata? { queue.sync { negotiated } }
 
     public var retryPolicy: RetryPolicy {
         get { queue.sync { _retryPolicy } }

@@ -159,6 +159,7 @@ extension Connection {
 
     func establish() {
         disarmDeadline()
+        negotiated = channel?.tls?.metadata
         channel?.armWrite(false)
         channel?.armRead(false)
         apply(.established)
