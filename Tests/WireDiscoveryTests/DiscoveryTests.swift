@@ -123,4 +123,68 @@ struct DiscoveryTests {
         #expect(!names.contains(first) && names.contains(second), "results: \(names)")
         #expect(!changes.values.contains { if case .removed(let r) = $0 { return r.service.name == second }; return false })
     }
+
+    /// Avahi refuses a name another local service holds; the advertisement renames itself, as
+    /// the Bonjour API promises, and reports the name that stuck.
+    @Test(.enabled(if: namespace != nil, "needs make discovery-test's namespace and avahi-daemon"))
+    func explicitNameAlreadyTakenIsRenamedAndTheNewNameReported() throws {
+        let listener = try readyListener()
+        defer { listener.cancel() }
+        let name = uniqueName("taken")
+        let first = try listener.advertisement(ServiceDescription(name: name, type: serviceType))
+        let firstStates = Recorder<AdvertisementState>()
+        first.stateUpdateHandler = { firstStates.append($0) }
+        first.start(queue: DispatchQueue(label: "test.first"))
+        defer { first.cancel() }
+        #expect(firstStates.wait(until: { $0.contains(.ready(ServiceDescription(name: name, type: serviceType))) }), "\(firstStates.values)")
+
+        // Another service (another port: identical records would not conflict) asks for the same name.
+        let other = try readyListener()
+        defer { other.cancel() }
+        let second = try other.advertisement(ServiceDescription(name: name, type: serviceType))
+        let secondStates = Recorder<AdvertisementState>()
+        second.stateUpdateHandler = { secondStates.append($0) }
+        second.start(queue: DispatchQueue(label: "test.second"))
+        defer { second.cancel() }
+        let renamed = ServiceDescription(name: "\(name) (2)", type: serviceType)
+        #expect(secondStates.wait(until: { $0.contains(.ready(renamed)) }), "\(secondStates.values)")
+        #expect(!secondStates.values.contains { if case .failed = $0 { return true }; return false }, "\(secondStates.values)")
+    }
+
+    /// With renaming off (or every rename taken) a conflict is a typed error naming the name.
+    @Test(.enabled(if: namespace != nil, "needs make discovery-test's namespace and avahi-daemon"))
+    func takenNameWithoutRenamesLeftFailsWithANameConflict() throws {
+        let listener = try readyListener(), other = try readyListener()
+        defer { listener.cancel(); other.cancel() }
+        let name = uniqueName("held")
+        let first = try listener.advertisement(ServiceDescription(name: name, type: serviceType))
+        let firstStates = Recorder<AdvertisementState>()
+        first.stateUpdateHandler = { firstStates.append($0) }
+        first.start(queue: DispatchQueue(label: "test.first"))
+        defer { first.cancel() }
+        #expect(firstStates.wait(until: { $0.contains { if case .ready = $0 { return true }; return false } }))
+        let second = try other.advertisement(ServiceDescription(name: name, type: serviceType))
+        second.maximumRenames = 0
+        let states = Recorder<AdvertisementState>()
+        second.stateUpdateHandler = { states.append($0) }
+        second.start(queue: DispatchQueue(label: "test.second"))
+        defer { second.cancel() }
+        #expect(states.wait(until: { $0.contains(.failed(.nameConflict(name: name))) }), "\(states.values)")
+    }
+
+    /// A browser released after `start()` reports `cancelled` as its last state.
+    @Test(.enabled(if: namespace != nil, "needs make discovery-test's namespace and avahi-daemon"))
+    func browserReleasedAfterStartReportsCancelled() throws {
+        let states = Recorder<BrowserState>()
+        weak var released: Browser?
+        do {
+            let browser = Browser(type: serviceType)
+            released = browser
+            browser.stateUpdateHandler = { states.append($0) }
+            browser.start(queue: DispatchQueue(label: "test.browser"))
+            #expect(states.wait(until: { $0.contains(.ready) }))
+        }
+        #expect(states.wait(until: { $0.last == .cancelled }), "states: \(states.values)")
+        #expect(released == nil, "the browser is gone")
+    }
 }

@@ -91,6 +91,31 @@ struct ConnectionStateTests {
         #expect(ConnectionState.cancelled.applying(.cancel) == nil)
     }
 
+    /// The connection's one state machine: the public table, plus connecting to handshaking
+    /// inside preparing (not reported: the public state stays preparing).
+    @Test func stageFollowsThePublicTableAndAddsOnlyTheHandshakeStep() {
+        let e = WireError.posix(call: "connect", errno: ECONNREFUSED)
+        #expect(ConnectionStage.setup.applying(.start) == .preparing(.connecting))
+        #expect(ConnectionStage.preparing(.connecting).applying(.transportConnected) == .preparing(.handshaking))
+        #expect(ConnectionStage.preparing(.handshaking).state == .preparing)
+        for step in [PreparingStep.connecting, .handshaking] {
+            #expect(ConnectionStage.preparing(step).applying(.established) == .ready)
+            #expect(ConnectionStage.preparing(step).applying(.fatalFailure(e)) == .failed(e))
+        }
+        #expect(ConnectionStage.preparing(.connecting).applying(.recoverableFailure(e)) == .waiting(e))
+        #expect(ConnectionStage.waiting(e).applying(.retry) == .preparing(.connecting))
+        #expect(ConnectionStage.cancelled.applying(.cancel) == nil)
+    }
+
+    @Test func handshakeStepOutsideConnectingTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ConnectionStage.ready.applying(.transportConnected)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = ConnectionStage.preparing(.handshaking).applying(.transportConnected)
+        }
+    }
+
     @Test func illegalTransitionTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = ConnectionState.ready.applying(.start)

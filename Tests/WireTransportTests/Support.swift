@@ -111,3 +111,15 @@ func unusedPort() throws -> UInt16 {
 
 /// Deterministic test bytes.
 func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }
+
+extension Recorder {
+    /// Polls `condition` every 10 ms for at most `timeout` seconds; whether it held.
+    static func poll(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+}

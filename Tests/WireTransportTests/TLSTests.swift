@@ -90,6 +90,18 @@ struct TLSTests {
         #expect(reason.contains("certificate verify failed"), "\(reason)")
     }
 
+    /// A session that cannot be set up (here: a name to verify that is neither a host name nor an
+    /// IP address) fails with the session's own TLS error, not one wrapped in a system error.
+    @Test func sessionSetupFailureIsReportedAsTheTLSErrorItself() throws {
+        let pki = try TestPKI.shared.get()
+        let server = try TestServer(.tls(pki.serverOptions))
+        defer { server.stop() }
+        let (client, states) = makeClient(.tls(TLSOptions(trustedCAFile: pki.caCert, serverName: "999.1")), port: server.port)
+        defer { client.cancel() }
+        guard case .tls(let reason)? = states.waitForFailure() else { Issue.record("expected a TLS failure, got \(states.values)"); return }
+        #expect(reason.hasPrefix("cannot set the name to verify (999.1)"), "\(reason)")
+    }
+
     @Test func listenerWithAMissingKeyFailsAtInit() throws {
         let pki = try TestPKI.shared.get()
         #expect(throws: WireError.self) { try Listener(using: .tls(TLSOptions(certificateFile: pki.serverCert, privateKeyFile: pki.dir + "/missing.key"))) }

@@ -48,7 +48,39 @@ int cwire_recvmmsg(int fd, struct iovec *iovs, unsigned count, unsigned *lengths
     return n;
 }
 
-long cwire_ssl_ctx_set_min_tls12(SSL_CTX *ctx) { return SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION); }
+int cwire_ssl_ctx_set_versions(SSL_CTX *ctx, int min, int max) {
+    return SSL_CTX_set_min_proto_version(ctx, min) == 1 && SSL_CTX_set_max_proto_version(ctx, max) == 1;
+}
+
+const int cwire_tls1_2_version = TLS1_2_VERSION;
+const int cwire_tls1_3_version = TLS1_3_VERSION;
+
+// The server's ALPN choice: the first of the server's protocols the client also offers
+// (SSL_select_next_proto walks the server list); no overlap ends the handshake with an alert.
+static int cwire_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                             const unsigned char *in, unsigned int inlen, void *arg) {
+    (void)ssl;
+    const unsigned char *server = arg;
+    // arg points to a length-prefixed copy: 4 bytes of total length, then the wire-format list.
+    unsigned int serverlen = ((unsigned)server[0] << 24) | ((unsigned)server[1] << 16) | ((unsigned)server[2] << 8) | server[3];
+    unsigned char *chosen = NULL;
+    unsigned char chosenlen = 0;
+    if (SSL_select_next_proto(&chosen, &chosenlen, server + 4, serverlen, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    }
+    *out = chosen;
+    *outlen = chosenlen;
+    return SSL_TLSEXT_ERR_OK;
+}
+
+void cwire_ssl_ctx_set_alpn_server(SSL_CTX *ctx, const unsigned char *prefixed) {
+    SSL_CTX_set_alpn_select_cb(ctx, cwire_alpn_select, (void *)prefixed);
+}
+
+const char *cwire_ssl_cipher_name(const SSL *ssl) {
+    const SSL_CIPHER *cipher = SSL_get_current_cipher(ssl);
+    return cipher ? SSL_CIPHER_get_name(cipher) : NULL;
+}
 
 long cwire_ssl_set_partial_writes(SSL *ssl) {
     return SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);

@@ -11,6 +11,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidArgument(String)
     /// A resolve got no answer in time.
     case timedOut
+    /// The service name, and every renamed variant tried after it, is held by another service.
+    case nameConflict(name: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(call) failed with DNSServiceErrorType \(code)\(hint)"
         case let .invalidArgument(what): return "invalid argument: \(what)"
         case .timedOut: return "no answer in time"
+        case let .nameConflict(name): return "service name conflict: \"\(name)\" (and the names before it) already taken"
         }
     }
 }

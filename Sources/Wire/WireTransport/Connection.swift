@@ -3,31 +3,10 @@ import Dispatch
 import Foundation
 import Glibc
 
-/// The transport a connection or listener uses.
-public enum Parameters: Sendable, Hashable {
-    case tcp
-    case tls(TLSOptions)
-    case udp
-
-    var isDatagram: Bool { if case .udp = self { return true } else { return false } }
-}
-
-/// How a connection retries a refused or unreachable peer: delays double from `initialDelay` up to
-/// `maximumDelay`; after `maximumAttempts` failed attempts (nil: never) the connection fails.
-public struct RetryPolicy: Sendable, Hashable {
-    public var initialDelay: Double
-    public var maximumDelay: Double
-    public var maximumAttempts: Int?
-
-    public init(initialDelay: Double = 0.1, maximumDelay: Double = 5, maximumAttempts: Int? = nil) {
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
-        self.maximumAttempts = maximumAttempts
-    }
-
-    func delay(afterAttempt attempt: Int) -> Double {
-        min(maximumDelay, initialDelay * pow(2, Double(max(0, attempt - 1))))
-    }
+/// One immutable connection stage (see `Connection.stageBox`).
+final class StageBox: Sendable {
+    let value: ConnectionStage
+    init(_ value: ConnectionStage) { self.value = value }
 }
 
 /// A TCP, TLS or UDP connection with Network.framework's completion-handler shape.
@@ -46,55 +25,85 @@ public final class Connection: @unchecked Sendable {
     public let port: UInt16
     public let parameters: Parameters
 
-    private enum Origin {
+    enum Origin {
         case outbound
         case accepted(TLSContext?)
         case udpChild(UDPPeerTable, SocketAddress)
     }
-    private enum Phase { case idle, connecting, handshaking, open, closed }
-    private struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)? }
-    private struct PendingReceive {
+    struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)? }
+    struct PendingReceive {
         let minimum: Int
         let maximum: Int
         let completion: @Sendable (Data?, Bool, WireError?) -> Void
     }
 
     let queue: DispatchQueue
-    private let origin: Origin
-    private var userQueue: DispatchQueue?
-    private var state = ConnectionState.setup
-    private var phase = Phase.idle
-    private var stateHandler: (@Sendable (ConnectionState) -> Void)?
-    private var channel: IOChannel?
-    private var tlsContext: TLSContext?
-    private var attempts = 0
-    private var retryTimer: DispatchWorkItem?
-    private var sends: [PendingSend] = []
-    private var receives: [PendingReceive] = []
-    private var inbound = ByteBuffer()
-    private var datagrams: [[UInt8]] = []
-    private var endOfStream = false
-    private var batchDepth = 0
-    private var peerAddress: SocketAddress?
+    let origin: Origin
+    var userQueue: DispatchQueue?
+    /// The one state machine (see `ConnectionStage`); `state` is its public face. Replaced whole
+    /// on every transition, on `queue` only.
+    var stage: ConnectionStage {
+        get { stageBox.value }
+        set { stageBox = StageBox(newValue) }
+    }
+    /// The stage behind a reference, so that ThreadSanitizer sees every transition: assigning the
+    /// enum itself (its payloads hold strings) goes through an outlined copy that TSan does not
+    /// instrument, and `currentState` read without `queue.sync` went unreported (docs/transport.md,
+    /// "Thread safety").
+    private var stageBox = StageBox(.setup)
+    var state: ConnectionState { stage.state }
+    var stateHandler: (@Sendable (ConnectionState) -> Void)?
+    var channel: IOChannel?
+    var tlsContext: TLSContext?
+    var attempts = 0
+    var retryTimer: DispatchWorkItem?
+    /// The connect attempt in flight (outbound connections only).
+    var race: ConnectRace?
+    /// The timeout of the stage in progress (connect, then TLS handshake).
+    var deadline: DispatchWorkItem?
+    var sends: [PendingSend] = []
+    var receives: [PendingReceive] = []
+    var inbound = ByteBuffer()
+    var datagrams: [[UInt8]] = []
+    var endOfStream = false
+    var batchDepth = 0
+    var peerAddress: SocketAddress?
+    /// What the TLS handshake agreed on, recorded when the connection became ready.
+    var negotiated: TLSMetadata?
     /// An accepted connection's socket until `start` hands it to its IOChannel (its one owner).
-    private var acceptedSocket: SocketHandle?
-    private var _retryPolicy = RetryPolicy()
+    var acceptedSocket: SocketHandle?
+    var _retryPolicy = RetryPolicy()
     /// Called once when the connection reaches a terminal state or is released (listener bookkeeping).
-    private var terminationHook: (@Sendable () -> Void)?
+    var terminationHook: (@Sendable () -> Void)?
 
     /// A UDP connection's receive space, made on first use.
-    private lazy var datagramBuffer = DatagramBuffer(count: Self.datagramBatch, size: Self.readChunk)
+    lazy var datagramBuffer = DatagramBuffer(count: Self.datagramBatch, size: Self.readChunk)
+    /// A stream connection's receive space: one `readChunk` slot, made on first read and reused by
+    /// every recv / SSL_read (before, each read allocated and zeroed a fresh 64 KiB array).
+    lazy var readBuffer = DatagramBuffer(count: 1, size: Self.readChunk)
 
     /// Bytes read per recv/SSL_read call; datagrams per recvmmsg call.
     static let readChunk = 65536
+    /// Stream bytes read without a pending receive stop once this many are buffered (at most
+    /// `readAhead + readChunk` are held); the read is then disarmed until a receive takes some.
+    static let readAhead = 65536
     static let datagramBatch = 16
 
+    /// Turns the host into addresses, in the resolver's order (getaddrinfo outside tests).
+    let resolver: AddressResolver
+
     /// A connection to `host`:`port`; nothing happens until `start(queue:)`.
-    public init(host: String, port: UInt16, using parameters: Parameters) {
+    public convenience init(host: String, port: UInt16, using parameters: Parameters) {
+        self.init(host: host, port: port, using: parameters, resolver: SocketAddress.resolve)
+    }
+
+    /// A connection whose addresses come from `resolver` (tests pin the resolver's order with it).
+    init(host: String, port: UInt16, using parameters: Parameters, resolver: @escaping AddressResolver) {
         self.host = host
         self.port = port
         self.parameters = parameters
         self.origin = .outbound
+        self.resolver = resolver
         self.queue = DispatchQueue(label: "wire.connection.\(host):\(port)")
     }
 
@@ -105,6 +114,7 @@ public final class Connection: @unchecked Sendable {
         self.port = peer.port
         self.parameters = parameters
         self.origin = .accepted(tlsContext)
+        self.resolver = SocketAddress.resolve
         self.acceptedSocket = socket
         self.peerAddress = peer
         self.terminationHook = onTermination
@@ -117,6 +127,7 @@ public final class Connection: @unchecked Sendable {
         self.port = peer.port
         self.parameters = .udp
         self.origin = .udpChild(table, peer)
+        self.resolver = SocketAddress.resolve
         self.peerAddress = peer
         self.terminationHook = onTermination
         self.queue = DispatchQueue(label: "wire.udp-peer.\(peer)")
@@ -142,6 +153,10 @@ public final class Connection: @unchecked Sendable {
 
     /// The peer's address once connected (or the accepting side's view of its peer).
     public var remoteAddress: SocketAddress? { queue.sync { peerAddress } }
+
+    /// The negotiated TLS version, cipher suite and ALPN protocol once ready (nil for TCP, UDP,
+    /// or before the handshake finished).
+    public var tlsMetadata: TLSMetadata? { queue.sync { negotiated } }
 
     public var retryPolicy: RetryPolicy {
         get { queue.sync { _retryPolicy } }
@@ -187,7 +202,7 @@ public final class Connection: @unchecked Sendable {
         queue.async {
             guard !self.state.isTerminal else { return self.deliver(request.completion, nil, false, self.terminalError) }
             self.receives.append(request)
-            if self.phase == .open { self.service() }
+            if self.stage == .ready { self.service() }
         }
     }
 
@@ -198,43 +213,49 @@ public final class Connection: @unchecked Sendable {
         body()
         queue.async {
             self.batchDepth -= 1
-            if self.batchDepth == 0 && self.phase == .open { self.service() }
+            if self.batchDepth == 0 && self.stage == .ready { self.service() }
         }
     }
 
     // MARK: state
 
-    private var terminalError: WireError {
+    var terminalError: WireError {
         if case .failed(let e) = state { return e }
         return .cancelled
     }
 
     /// Applies `event` through the transition function, reports the new state, tears down on a
     /// terminal one. On `queue`.
-    private func apply(_ event: ConnectionEvent) {
-        guard let next = state.applying(event) else { return }
-        state = next
-        if let handler = stateHandler, let userQueue { userQueue.async { handler(next) } }
+    func apply(_ event: ConnectionEvent) {
+        guard let next = stage.applying(event) else { return }
+        let previous = stage
+        stage = next
+        let reported = next.state
+        if reported != previous.state, let handler = stateHandler, let userQueue { userQueue.async { handler(reported) } }
         switch next {
-        case .failed(let e): teardown(e)
+        case .failed(let e): teardown(e, wasReady: previous == .ready)
         case .cancelled:
-            teardown(.cancelled)
+            teardown(.cancelled, wasReady: previous == .ready)
             stateHandler = nil  // its last call is queued above; break any cycle through it
         default: break
         }
     }
 
-    private func teardown(_ error: WireError) {
+    /// Closes everything and fails what is pending with `error`; a connection that was ready
+    /// first sends TLS close_notify.
+    func teardown(_ error: WireError, wasReady: Bool) {
         retryTimer?.cancel()
         retryTimer = nil
+        disarmDeadline()
+        race?.cancel()
+        race = nil
         if let channel {
-            if phase == .open, let tls = channel.tls { tls.shutdown() }
+            if wasReady, let tls = channel.tls { tls.shutdown() }
             channel.close()
         }
         channel = nil
         acceptedSocket?.close()  // accepted but never started
         acceptedSocket = nil
-        phase = .closed
         let pendingSends = sends, pendingReceives = receives
         sends = []
         receives = []
@@ -243,342 +264,11 @@ public final class Connection: @unchecked Sendable {
         if let hook = terminationHook { terminationHook = nil; hook() }
     }
 
-    private func deliver(_ completion: @escaping @Sendable (Data?, Bool, WireError?) -> Void, _ data: Data?, _ complete: Bool, _ error: WireError?) {
+    func deliver(_ completion: @escaping @Sendable (Data?, Bool, WireError?) -> Void, _ data: Data?, _ complete: Bool, _ error: WireError?) {
         (userQueue ?? .global()).async { completion(data, complete, error) }
     }
 
-    private func deliverSend(_ completion: @escaping @Sendable (WireError?) -> Void, _ error: WireError?) {
+    func deliverSend(_ completion: @escaping @Sendable (WireError?) -> Void, _ error: WireError?) {
         (userQueue ?? .global()).async { completion(error) }
-    }
-
-    // MARK: connecting
-
-    private func beginAttempt() {
-        attempts += 1
-        phase = .connecting
-        switch origin {
-        case .accepted(let context):
-            guard let socket = acceptedSocket else { return apply(.fatalFailure(.notConnected)) }
-            acceptedSocket = nil
-            tlsContext = context
-            let channel = IOChannel(socket: socket, queue: queue)
-            install(channel)
-            connected()
-        case .udpChild:
-            phase = .open
-            apply(.established)
-            service()  // datagrams and receives queued before start (the listener feeds them early)
-        case .outbound:
-            connectOutbound()
-        }
-    }
-
-    private func connectOutbound() {
-        let address: SocketAddress
-        do {
-            guard let first = try SocketAddress.resolve(host: host, port: port, datagram: parameters.isDatagram).first else {
-                return apply(.fatalFailure(.resolution(host: host, reason: "no address")))
-            }
-            address = first
-            if case .tls(let options) = parameters, tlsContext == nil {
-                tlsContext = try TLSContext(options: options, server: false)
-            }
-        } catch {
-            return apply(.fatalFailure(error))
-        }
-        let socket: SocketHandle
-        do {
-            socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: parameters.isDatagram)))
-        } catch {
-            return apply(.fatalFailure(error.wireError))
-        }
-        let channel = IOChannel(socket: socket, queue: queue)
-        install(channel)
-        peerAddress = address
-        do {
-            try socket.withDescriptor { fd throws(SystemError) in try Sys.connect(fd, address) }
-            connected()
-        } catch where error.errno == EINPROGRESS {
-            channel.armWrite(true)  // writable = the connect finished; see finishConnect()
-        } catch {
-            attemptFailed(error.wireError)
-        }
-    }
-
-    private func install(_ channel: IOChannel) {
-        self.channel = channel
-        channel.onReadable = { [weak self] in self?.service() }
-        channel.onWritable = { [weak self] in self?.service() }
-    }
-
-    private func finishConnect() {
-        guard let channel else { return }
-        do {
-            let pending = try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.pendingError(fd) }
-            if pending == 0 { connected() } else { attemptFailed(.posix(call: "connect", errno: pending)) }
-        } catch {
-            attemptFailed(error.wireError)
-        }
-    }
-
-    /// One connect attempt failed: close its socket; wait and retry if the error is recoverable
-    /// and attempts remain, fail otherwise.
-    private func attemptFailed(_ error: WireError) {
-        channel?.close()
-        channel = nil
-        phase = .idle
-        let policy = _retryPolicy
-        guard error.isRecoverableConnectError, policy.maximumAttempts.map({ attempts < $0 }) ?? true else {
-            return apply(.fatalFailure(error))
-        }
-        apply(.recoverableFailure(error))
-        let timer = DispatchWorkItem { [weak self] in
-            guard let self, case .waiting = self.state else { return }
-            self.retryTimer = nil
-            self.apply(.retry)
-            self.beginAttempt()
-        }
-        retryTimer = timer
-        queue.asyncAfter(deadline: .now() + policy.delay(afterAttempt: attempts), execute: timer)
-    }
-
-    /// TCP connected (or accepted, or UDP associated): start TLS or become ready.
-    private func connected() {
-        guard let channel else { return }
-        if !parameters.isDatagram {
-            try? channel.socket.withDescriptor { fd throws(SystemError) in try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1) }
-        }
-        guard let context = tlsContext else { return establish() }
-        let isServer: Bool
-        if case .accepted = origin { isServer = true } else { isServer = false }
-        var verifyName: String?
-        if case .tls(let options) = parameters, options.verifyPeer, !isServer { verifyName = options.serverName ?? host }
-        do {
-            channel.tls = try channel.socket.withDescriptor { fd throws(SystemError) in
-                do { return try TLSSession(context: context, fd: fd, server: isServer, verifyName: verifyName) }
-                catch { throw SystemError(call: "TLS setup: \(error)", errno: EINVAL) }
-            }
-        } catch {
-            return apply(.fatalFailure(.tls(reason: error.call)))
-        }
-        phase = .handshaking
-        stepHandshake()
-    }
-
-    private func stepHandshake() {
-        guard let channel, let tls = channel.tls else { return }
-        switch tls.handshake() {
-        case .done: establish()
-        case .wantRead: channel.armWrite(false); channel.armRead(true)
-        case .wantWrite: channel.armRead(false); channel.armWrite(true)
-        case .closed: apply(.fatalFailure(.tls(reason: "handshake: the peer closed the connection")))
-        case .failed(let e): apply(.fatalFailure(e))
-        }
-    }
-
-    private func establish() {
-        phase = .open
-        channel?.armWrite(false)
-        channel?.armRead(false)
-        apply(.established)
-        service()
-    }
-
-    // MARK: I/O
-
-    /// Every source event and every new request lands here: moves bytes both ways as far as the
-    /// socket allows, then arms exactly the sources still needed.
-    private func service() {
-        switch phase {
-        case .connecting: return finishConnect()
-        case .handshaking: return stepHandshake()
-        case .idle, .closed: return
-        case .open: break
-        }
-        let w = pumpWrites()
-        guard phase == .open else { return }
-        let r = pumpReads()
-        guard phase == .open, let channel else { return }
-        channel.armRead(w.read || r.read)
-        channel.armWrite(w.write || r.write)
-    }
-
-    private func enqueueSend(_ bytes: [UInt8], _ completion: (@Sendable (WireError?) -> Void)?) {
-        guard !state.isTerminal else {
-            if let completion { deliverSend(completion, terminalError) }
-            return
-        }
-        if case .udpChild(let table, let peer) = origin {
-            // The listener's socket sends for its per-peer connections.
-            let userQueue = self.userQueue ?? .global()
-            table.send(bytes, to: peer) { error in if let completion { userQueue.async { completion(error) } } }
-            return
-        }
-        sends.append(PendingSend(bytes: bytes, offset: 0, completion: completion))
-        if phase == .open && batchDepth == 0 { service() }
-    }
-
-    private typealias Needs = (read: Bool, write: Bool)
-
-    private func fatal(_ error: WireError) -> Needs {
-        apply(.fatalFailure(error))
-        return (false, false)
-    }
-
-    private func pumpWrites() -> Needs {
-        guard batchDepth == 0, !sends.isEmpty, let channel else { return (false, false) }
-        if parameters.isDatagram { return flushDatagrams(channel) }
-        while phase == .open, var head = sends.first {
-            let step: TLSStep
-            if let tls = channel.tls {
-                step = head.bytes.withUnsafeBytes { tls.write(UnsafeRawBufferPointer(rebasing: $0[head.offset...])) }
-            } else {
-                do {
-                    let n = try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.send(fd, head.bytes, from: head.offset) }
-                    step = .done(n)
-                } catch where error.wouldBlock {
-                    step = .wantWrite
-                } catch {
-                    step = .failed(error.wireError)
-                }
-            }
-            switch step {
-            case .done(let n):
-                head.offset += n
-                if head.offset >= head.bytes.count {
-                    sends.removeFirst()
-                    if let c = head.completion { deliverSend(c, nil) }
-                } else {
-                    sends[0] = head
-                }
-            case .wantWrite: return (false, true)
-            case .wantRead: return (true, false)
-            case .closed: return fatal(.tls(reason: "write: the peer closed the TLS session"))
-            case .failed(let e): return fatal(e)
-            }
-        }
-        return (false, false)
-    }
-
-    /// UDP: one `send` for a single datagram, one `sendmmsg` for several.
-    private func flushDatagrams(_ channel: IOChannel) -> Needs {
-        while !sends.isEmpty {
-            let count = min(sends.count, Int(CWIRE_MAX_BATCH))
-            let result: Result<Int, SystemError> = Result { () throws(SystemError) -> Int in
-                try channel.socket.withDescriptor { fd throws(SystemError) -> Int in
-                    if count == 1 {
-                        _ = try Sys.send(fd, sends[0].bytes)
-                        return 1
-                    }
-                    return try Sys.sendmmsg(fd, sends[0 ..< count].map(\.bytes)[...])
-                }
-            }
-            switch result {
-            case .success(let sent):
-                // One hop to the user's queue for the whole batch (in order), not one per datagram.
-                let completions = sends.prefix(sent).compactMap(\.completion)
-                sends.removeFirst(sent)
-                if !completions.isEmpty { (userQueue ?? .global()).async { for c in completions { c(nil) } } }
-            case .failure(let error) where error.wouldBlock:
-                return (false, true)
-            case .failure(let error):
-                // A datagram error (e.g. ECONNREFUSED from an earlier ICMP) belongs to the first one.
-                let head = sends.removeFirst()
-                if let c = head.completion { deliverSend(c, error.wireError) }
-            }
-        }
-        return (false, false)
-    }
-
-    private func pumpReads() -> Needs {
-        while phase == .open {
-            deliverReady()
-            guard !receives.isEmpty, !endOfStream, let channel else { return (false, false) }
-            if case .udpChild = origin { return (false, false) }  // fed by the listener
-            if parameters.isDatagram {
-                switch readDatagrams(channel) {
-                case .some(let needs): return needs
-                case .none: continue
-                }
-            }
-            var chunk = [UInt8](repeating: 0, count: Self.readChunk)
-            let step: TLSStep
-            if let tls = channel.tls {
-                step = chunk.withUnsafeMutableBytes { tls.read(into: $0) }
-            } else {
-                do {
-                    let n = try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.recv(fd, into: &chunk) }
-                    step = n == 0 ? .closed : .done(n)
-                } catch where error.wouldBlock {
-                    step = .wantRead
-                } catch {
-                    step = .failed(error.wireError)
-                }
-            }
-            switch step {
-            case .done(let n): chunk.withUnsafeBytes { inbound.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            case .closed: endOfStream = true
-            case .wantRead: return (true, false)
-            case .wantWrite: return (false, true)
-            case .failed(let e): return fatal(e)
-            }
-        }
-        return (false, false)
-    }
-
-    /// Reads up to `datagramBatch` datagrams with one recvmmsg. nil: got some, keep going.
-    private func readDatagrams(_ channel: IOChannel) -> Needs? {
-        do {
-            let got = try channel.socket.withDescriptor { fd throws(SystemError) in
-                try Sys.recvmmsg(fd, into: datagramBuffer, size: min(Self.readChunk, (receives.first?.maximum ?? 0) + 1))
-            }
-            // A datagram filling the buffer is longer than the receive's maximum (the +1 above).
-            for d in got { datagrams.append(d.bytes) }
-            return nil
-        } catch where error.wouldBlock {
-            return (true, false)
-        } catch {
-            // ICMP errors (ECONNREFUSED) are per datagram on UDP: report to one receive, carry on.
-            let head = receives.removeFirst()
-            deliver(head.completion, nil, false, error.wireError)
-            return nil
-        }
-    }
-
-    /// Hands buffered bytes or datagrams to the receives they satisfy, in order.
-    private func deliverReady() {
-        while let head = receives.first {
-            if parameters.isDatagram {
-                guard !datagrams.isEmpty else { return }
-                let datagram = datagrams.removeFirst()
-                receives.removeFirst()
-                if datagram.count > head.maximum {
-                    deliver(head.completion, nil, false, .datagramTruncated(length: datagram.count))
-                } else {
-                    deliver(head.completion, Data(datagram), true, nil)
-                }
-                continue
-            }
-            let wanted = max(head.minimum, 1)
-            if inbound.count >= wanted || (endOfStream && !inbound.isEmpty) {
-                let bytes = inbound.take(min(inbound.count, head.maximum))
-                receives.removeFirst()
-                deliver(head.completion, Data(bytes), endOfStream && inbound.isEmpty, nil)
-            } else if endOfStream {
-                receives.removeFirst()
-                deliver(head.completion, nil, true, nil)
-            } else {
-                return
-            }
-        }
-    }
-
-    /// A UDP listener hands this per-peer connection a datagram (on the connection's queue).
-    func enqueueDatagram(_ datagram: [UInt8]) {
-        queue.async {
-            guard self.phase == .open || self.phase == .idle else { return }
-            if self.datagrams.count < 1024 { self.datagrams.append(datagram) }  // beyond: dropped, as UDP may
-            if self.phase == .open { self.deliverReady() }
-        }
     }
 }

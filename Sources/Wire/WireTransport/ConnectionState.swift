@@ -41,6 +41,8 @@ enum ConnectionEvent: CustomStringConvertible {
     case retry
     case fatalFailure(WireError)
     case cancel
+    /// TCP is up and the TLS handshake starts: preparing stays preparing (internal step only).
+    case transportConnected
 
     var description: String {
         switch self {
@@ -50,6 +52,7 @@ enum ConnectionEvent: CustomStringConvertible {
         case .retry: return "retry"
         case .fatalFailure(let e): return "fatalFailure(\(e))"
         case .cancel: return "cancel"
+        case .transportConnected: return "transportConnected"
         }
     }
 }
@@ -71,6 +74,64 @@ extension ConnectionState {
         case (.cancelled, .cancel): return nil
         default:
             preconditionFailure("WireTransport: illegal connection transition \(self) on \(event)")
+        }
+    }
+}
+
+/// What a preparing connection is doing; not part of the public state.
+enum PreparingStep: Sendable, Equatable {
+    /// Racing TCP connects (outbound), or about to set up TLS on an accepted socket.
+    case connecting
+    /// TCP is up; the TLS handshake runs.
+    case handshaking
+}
+
+/// A connection's one state machine: the public `ConnectionState`, plus, while preparing, the
+/// step in progress. It changes only through `applying(_:)`, which checks every pair against the
+/// public transition function and adds one internal pair (connecting to handshaking).
+enum ConnectionStage: Sendable, Equatable, CustomStringConvertible {
+    case setup
+    case preparing(PreparingStep)
+    case ready
+    case waiting(WireError)
+    case failed(WireError)
+    case cancelled
+
+    /// What the state handler sees.
+    var state: ConnectionState {
+        switch self {
+        case .setup: return .setup
+        case .preparing: return .preparing
+        case .ready: return .ready
+        case .waiting(let e): return .waiting(e)
+        case .failed(let e): return .failed(e)
+        case .cancelled: return .cancelled
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .preparing(let step): return "preparing(\(step))"
+        default: return state.description
+        }
+    }
+
+    /// The next stage for `event` (nil: legal, no change); traps on a pair no table allows.
+    func applying(_ event: ConnectionEvent) -> ConnectionStage? {
+        if case .transportConnected = event {
+            guard self == .preparing(.connecting) else {
+                preconditionFailure("WireTransport: illegal connection transition \(self) on \(event)")
+            }
+            return .preparing(.handshaking)
+        }
+        guard let next = state.applying(event) else { return nil }
+        switch next {
+        case .setup: preconditionFailure("WireTransport: no event leads back to setup")
+        case .preparing: return .preparing(.connecting)
+        case .ready: return .ready
+        case .waiting(let e): return .waiting(e)
+        case .failed(let e): return .failed(e)
+        case .cancelled: return .cancelled
         }
     }
 }

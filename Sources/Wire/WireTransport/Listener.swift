@@ -50,7 +50,7 @@ public final class Listener: @unchecked Sendable {
         self.parameters = parameters
         self.host = host
         self.requestedPort = port
-        if case .tls(let options) = parameters {
+        if let options = parameters.tls {
             tlsContext = try TLSContext(options: options, server: true)
         } else {
             tlsContext = nil

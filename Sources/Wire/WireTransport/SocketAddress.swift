@@ -1,5 +1,8 @@
 import Glibc
 
+/// Host, port, datagram? to every address for them, in the order they should be tried.
+typealias AddressResolver = @Sendable (_ host: String, _ port: UInt16, _ datagram: Bool) throws(WireError) -> [SocketAddress]
+
 /// An IPv4 or IPv6 socket address (a `sockaddr_storage` and its length).
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     var storage: sockaddr_storage

@@ -46,6 +46,9 @@ final class SocketHandle: @unchecked Sendable {
 /// the hang-up of a peer's reset, so that the read source never fired and a pending receive
 /// waited forever (1-3 of 400 clients reset by a listener at its connection limit; scripts/load-test.sh).
 ///
+/// A read arm requested while a write source is still being cancelled is applied only after that
+/// source's cancel handler ran (see `writeSourceCancelled()`).
+///
 /// The descriptor is closed only after every source created on it has run its cancel handler
 /// (Dispatch's rule for sources on a descriptor).
 final class IOChannel: @unchecked Sendable {
@@ -57,6 +60,10 @@ final class IOChannel: @unchecked Sendable {
     private var writeSource: DispatchSourceWrite?
     private enum SourceState { case inactive, running, suspended }
     private var readState = SourceState.inactive
+    /// Write sources cancelled whose cancel handler has not run yet.
+    private var writeSourcesClosing = 0
+    /// A read arm requested while a write source was closing, applied once it has closed.
+    private var deferredRead: Bool?
     /// Sources created and not yet through their cancel handler.
     private var liveSources = 1
     private var closed = false
@@ -77,6 +84,10 @@ final class IOChannel: @unchecked Sendable {
     /// run; suspending it again would hold the handler, and the descriptor, forever.
     func armRead(_ on: Bool) {
         guard !closed else { return }
+        if writeSourcesClosing > 0 {
+            deferredRead = on
+            return
+        }
         switch (readState, on) {
         case (.inactive, true): readSource.activate(); readState = .running
         case (.suspended, true): readSource.resume(); readState = .running
@@ -90,14 +101,28 @@ final class IOChannel: @unchecked Sendable {
         if on, writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
             source.setEventHandler { [weak self] in self?.onWritable?() }
-            source.setCancelHandler { self.sourceCancelled() }  // holds the channel until it ran
+            source.setCancelHandler { self.writeSourceCancelled() }  // holds the channel until it ran
             liveSources += 1
             writeSource = source
             source.activate()
         } else if !on, let source = writeSource {
             writeSource = nil
+            writeSourcesClosing += 1
             source.cancel()
         }
+    }
+
+    /// On `queue`: a write source is gone. Activating or resuming the read source while the same
+    /// descriptor's write source was still being cancelled lost the hang-up of a reset that had
+    /// already arrived (1-4 of 390 reset clients in a storm, every run, once the read was armed
+    /// right after connect); so a read arm waits for this.
+    private func writeSourceCancelled() {
+        writeSourcesClosing -= 1
+        if writeSourcesClosing == 0, let on = deferredRead {
+            deferredRead = nil
+            armRead(on)
+        }
+        sourceCancelled()
     }
 
     var isClosed: Bool { closed }
@@ -124,7 +149,10 @@ final class IOChannel: @unchecked Sendable {
         if readState == .inactive { readSource.activate() } else if readState == .suspended { readSource.resume() }
         readState = .running
         readSource.cancel()
-        writeSource?.cancel()
+        if let source = writeSource {
+            writeSourcesClosing += 1
+            source.cancel()
+        }
         writeSource = nil
     }
 

@@ -82,8 +82,8 @@ enum Sys {
     }
 
     /// recv(2) into `buffer` (its whole count); 0 is end of stream (TCP) or an empty datagram (UDP).
-    static func recv(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
-        try retryingEINTR("recv") { buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) } }
+    static func recv(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try retryingEINTR("recv") { Glibc.recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// sendmmsg(2): every datagram in one call on a connected socket (see cwire_sendmmsg); at most
@@ -159,7 +159,7 @@ enum Sys {
     }
 }
 
-/// Receive space for `Sys.recvmmsg`: `count` slots of `size` bytes, allocated once by its owner (a
+/// Receive space for `Sys.recvmmsg` (and, with one slot, for a stream's recv / SSL_read): `count` slots of `size` bytes, allocated once by its owner (a
 /// UDP connection or listener) and reused by every call, instead of allocating and zeroing
 /// count x size bytes per call (16 x 64 KiB per readable event made UDP 4x slower than TCP in
 /// `make netfuzz`). Confined to the owner's serial queue.

@@ -7,21 +7,60 @@ import Glibc
 /// nil) and its name against `serverName` (default: the connection's host; an IP literal is checked
 /// against the certificate's IP addresses). Verification is on unless `verifyPeer` is false.
 /// Server: `certificateFile` and `privateKeyFile` are required; client certificates are not asked for.
+/// A client may present a certificate the same way (`certificateFile`, `privateKeyFile`).
+///
+/// `handshakeTimeout` bounds the handshake on both sides: a client whose server never answers its
+/// ClientHello, and a listener's connection whose peer never sends one, fail with
+/// `WireError.timedOut(.tlsHandshake, …)` and release their socket (a listener's slot with it).
 public struct TLSOptions: Sendable, Hashable {
     public var trustedCAFile: String?
     public var certificateFile: String?
     public var privateKeyFile: String?
     public var serverName: String?
     public var verifyPeer: Bool
+    /// Seconds from TCP connected (or accepted and started) to handshake done. Default 10.
+    public var handshakeTimeout: Double
+    /// The oldest and newest protocol versions offered or accepted (default: TLS 1.2 to 1.3).
+    public var minimumVersion: TLSVersion
+    public var maximumVersion: TLSVersion
+    /// ALPN, in preference order. A client offers them; a listener picks the first of its own
+    /// that the client offers, and fails the handshake when none is (an empty list: no ALPN).
+    /// The outcome is `TLSMetadata.applicationProtocol`.
+    public var applicationProtocols: [String]
 
     public init(trustedCAFile: String? = nil, certificateFile: String? = nil, privateKeyFile: String? = nil,
-                serverName: String? = nil, verifyPeer: Bool = true) {
+                serverName: String? = nil, verifyPeer: Bool = true, handshakeTimeout: Double = 10,
+                minimumVersion: TLSVersion = .v1_2, maximumVersion: TLSVersion = .v1_3, applicationProtocols: [String] = []) {
         self.trustedCAFile = trustedCAFile
         self.certificateFile = certificateFile
         self.privateKeyFile = privateKeyFile
         self.serverName = serverName
         self.verifyPeer = verifyPeer
+        self.handshakeTimeout = handshakeTimeout
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.applicationProtocols = applicationProtocols
     }
+}
+
+/// A TLS protocol version the transport can speak.
+public enum TLSVersion: Int, Sendable, Hashable, Comparable {
+    case v1_2 = 12
+    case v1_3 = 13
+
+    var openSSLValue: Int32 { self == .v1_2 ? cwire_tls1_2_version : cwire_tls1_3_version }
+
+    public static func < (a: TLSVersion, b: TLSVersion) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What a finished handshake agreed on (`Connection.tlsMetadata`).
+public struct TLSMetadata: Sendable, Hashable {
+    /// OpenSSL's name of the version, e.g. "TLSv1.3".
+    public let version: String
+    /// The cipher suite's OpenSSL name, e.g. "TLS_AES_256_GCM_SHA384".
+    public let cipherSuite: String
+    /// The ALPN protocol agreed on; nil when either side offered none.
+    public let applicationProtocol: String?
 }
 
 /// OpenSSL's queued errors as one string (clears the queue).
@@ -37,6 +76,9 @@ func openSSLErrors() -> String {
 final class TLSContext: @unchecked Sendable {
     // SAFETY: non-nil for the object's lifetime; freed exactly once, in deinit.
     let ctx: OpaquePointer
+    // SAFETY: a listener's ALPN list (4-byte length, then the wire format), read by OpenSSL's
+    // select callback for as long as `ctx` lives; freed in deinit after the context.
+    private var serverProtocols: UnsafeMutableBufferPointer<UInt8>?
 
     init(options: TLSOptions, server: Bool) throws(WireError) {
         // OpenSSL writes to the socket with write(2): a peer gone mid-write must be EPIPE, not SIGPIPE.
@@ -45,7 +87,25 @@ final class TLSContext: @unchecked Sendable {
             throw .tls(reason: "SSL_CTX_new: \(openSSLErrors())")
         }
         self.ctx = ctx
-        _ = cwire_ssl_ctx_set_min_tls12(ctx)
+        guard options.minimumVersion <= options.maximumVersion else {
+            throw .invalidArgument("TLS minimumVersion \(options.minimumVersion) is above maximumVersion \(options.maximumVersion)")
+        }
+        guard cwire_ssl_ctx_set_versions(ctx, options.minimumVersion.openSSLValue, options.maximumVersion.openSSLValue) == 1 else {
+            throw .tls(reason: "cannot set the protocol versions: \(openSSLErrors())")
+        }
+        if !options.applicationProtocols.isEmpty {
+            let wire = try Self.alpnWireFormat(options.applicationProtocols)
+            if server {
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: wire.count + 4)
+                let n = UInt32(wire.count).bigEndian
+                withUnsafeBytes(of: n) { for i in 0 ..< 4 { buffer[i] = $0[i] } }
+                for (i, byte) in wire.enumerated() { buffer[4 + i] = byte }
+                serverProtocols = buffer
+                cwire_ssl_ctx_set_alpn_server(ctx, buffer.baseAddress)
+            } else if SSL_CTX_set_alpn_protos(ctx, wire, UInt32(wire.count)) != 0 {  // 0 is success here
+                throw .tls(reason: "cannot set the ALPN protocols: \(openSSLErrors())")
+            }
+        }
         if let cert = options.certificateFile, SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 {
             throw .tls(reason: "cannot load certificate \(cert): \(openSSLErrors())")
         }
@@ -77,7 +137,22 @@ final class TLSContext: @unchecked Sendable {
 
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    deinit { SSL_CTX_free(ctx) }
+    /// ALPN's wire format: each name as a length byte and its bytes.
+    static func alpnWireFormat(_ protocols: [String]) throws(WireError) -> [UInt8] {
+        var wire: [UInt8] = []
+        for name in protocols {
+            let bytes = Array(name.utf8)
+            guard (1 ... 255).contains(bytes.count) else { throw .invalidArgument("ALPN protocol \"\(name)\" must be 1 to 255 bytes") }
+            wire.append(UInt8(bytes.count))
+            wire += bytes
+        }
+        return wire
+    }
+
+    deinit {
+        SSL_CTX_free(ctx)
+        serverProtocols?.deallocate()
+    }
 }
 
 /// The outcome of one non-blocking TLS step.
@@ -129,6 +204,18 @@ final class TLSSession {
 
     func write(_ buffer: UnsafeRawBufferPointer) -> TLSStep {
         classify(SSL_write(ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))), call: "write") { .done(Int($0)) }
+    }
+
+    /// The negotiated version, cipher suite and ALPN protocol (after the handshake).
+    var metadata: TLSMetadata {
+        var selected: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &length)
+        // SAFETY: OpenSSL owns `selected` (length bytes) for the session's lifetime; copied here.
+        let alpn = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) }
+        return TLSMetadata(version: String(cString: SSL_get_version(ssl)),
+                           cipherSuite: cwire_ssl_cipher_name(ssl).map { String(cString: $0) } ?? "",
+                           applicationProtocol: length == 0 ? nil : alpn)
     }
 
     /// Sends close_notify once (best effort, non-blocking).

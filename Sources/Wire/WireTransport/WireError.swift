@@ -17,6 +17,16 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// A UDP receive got a datagram longer than `maximumLength`; it was dropped.
     case datagramTruncated(length: Int)
+    /// A stage of establishing the connection took longer than its configured timeout.
+    case timedOut(TimedStage, seconds: Double)
+
+    /// The stages of establishing a connection that have a timeout.
+    public enum TimedStage: String, Sendable, Hashable {
+        /// TCP connect over every address of the host (`TCPOptions.connectionTimeout`).
+        case connect = "connect"
+        /// The TLS handshake, client or server side (`TLSOptions.handshakeTimeout`).
+        case tlsHandshake = "TLS handshake"
+    }
 
     public var description: String {
         switch self {
@@ -27,12 +37,14 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected: return "not connected"
         case .cancelled: return "cancelled"
         case let .datagramTruncated(length): return "datagram longer than the receive's maximum (\(length) bytes)"
+        case let .timedOut(stage, seconds): return "\(stage.rawValue) timed out after \(seconds) s"
         }
     }
 
     /// Errors a connect attempt may recover from by retrying later (peer not listening yet,
     /// network temporarily unreachable).
     var isRecoverableConnectError: Bool {
+        if case .timedOut(.connect, _) = self { return true }
         guard case let .posix(_, e) = self else { return false }
         return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, ENETDOWN, EHOSTDOWN, ECONNRESET, EADDRNOTAVAIL].contains(e)
     }

@@ -40,8 +40,17 @@ int cwire_recvmmsg(int fd, struct iovec *iovs, unsigned count, unsigned *lengths
 #define CWIRE_MAX_BATCH 1024
 
 // OpenSSL macros as functions.
-long cwire_ssl_ctx_set_min_tls12(SSL_CTX *ctx);
 long cwire_ssl_set_partial_writes(SSL *ssl);
+/// SSL_CTX_set_min/max_proto_version; 1 when both took.
+int cwire_ssl_ctx_set_versions(SSL_CTX *ctx, int min, int max);
+extern const int cwire_tls1_2_version;
+extern const int cwire_tls1_3_version;
+/// Server-side ALPN: picks the first protocol of `prefixed` (4 bytes of big-endian length, then
+/// the wire-format list) that the client offers; no overlap fails the handshake. `prefixed` must
+/// outlive `ctx` (the caller's TLSContext owns both).
+void cwire_ssl_ctx_set_alpn_server(SSL_CTX *ctx, const unsigned char *prefixed);
+/// The negotiated cipher suite's name, or NULL before the handshake.
+const char *cwire_ssl_cipher_name(const SSL *ssl);
 int cwire_ssl_set_server_name(SSL *ssl, const char *name);
 /// Appends OpenSSL's queued error strings ("; "-separated) to buf (NUL-terminated) and clears the queue.
 void cwire_ssl_error_string(char *buf, size_t size);

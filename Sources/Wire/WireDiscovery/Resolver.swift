@@ -1,0 +1,84 @@
+import CDNSSD
+import Dispatch
+import Foundation
+
+/// Where a browsed service lives: the SRV record's target host and port.
+public struct ResolvedService: Sendable, Hashable {
+    public let result: BrowseResult
+    /// The target host name (e.g. `host.local.`); turning it into an address needs mDNS name
+    /// resolution (nss-mdns or the daemon), which this API does not do.
+    public let host: String
+    public let port: UInt16
+}
+
+/// Resolves one browse result to its host and port (DNSServiceResolve), once.
+public final class Resolver: @unchecked Sendable {
+    public let result: BrowseResult
+    private let queue = DispatchQueue(label: "wire.dnssd.resolver")
+    private var serviceRef: ServiceRef?
+    private var completion: (@Sendable (Result<ResolvedService, DiscoveryError>) -> Void)?
+    private var userQueue: DispatchQueue?
+    private var timer: DispatchWorkItem?
+
+    public init(_ result: BrowseResult) { self.result = result }
+
+    deinit { serviceRef?.close() }
+
+    /// Starts resolving; `completion` runs once on `queue`, with `.timedOut` after `timeout` seconds.
+    public func start(queue userQueue: DispatchQueue, timeout: Double = 5,
+                      completion: @escaping @Sendable (Result<ResolvedService, DiscoveryError>) -> Void) {
+        queue.async {
+            guard self.completion == nil, self.serviceRef == nil else { return }
+            self.userQueue = userQueue
+            self.completion = completion
+            _ = silenceAvahiCompatWarning
+            var ref: DNSServiceRef?
+            // SAFETY: as for Advertisement.register: unretained self, callbacks only inside
+            // `process()` on `queue`, the ref closed before self goes away.
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            let service = self.result.service
+            let code = DNSServiceResolve(&ref, 0, self.result.interfaceIndex, service.name, service.type, service.domain,
+                                         { _, _, _, error, _, host, port, _, _, context in
+                guard let context else { return }
+                let me = Unmanaged<Resolver>.fromOpaque(context).takeUnretainedValue()
+                me.resolved(error, host.map { String(cString: $0) }, UInt16(bigEndian: port))
+            }, context)
+            do throws(DiscoveryError) {
+                try check(code, "DNSServiceResolve")
+                guard let ref else { throw .dnssd(call: "DNSServiceResolve", code: -65537) }
+                self.serviceRef = ServiceRef(ref, queue: self.queue) { [weak self] in self?.pump() }
+                let timer = DispatchWorkItem { [weak self] in self?.finish(.failure(.timedOut)) }
+                self.timer = timer
+                self.queue.asyncAfter(deadline: .now() + timeout, execute: timer)
+            } catch {
+                self.finish(.failure(error))
+            }
+        }
+    }
+
+    public func cancel() { queue.async { self.finish(nil) } }
+
+    private func pump() {
+        guard let serviceRef else { return }
+        let code = serviceRef.process()
+        if code != DNSServiceErrorType(kDNSServiceErr_NoError) { finish(.failure(.dnssd(call: "DNSServiceProcessResult", code: code))) }
+    }
+
+    private func resolved(_ error: DNSServiceErrorType, _ host: String?, _ port: UInt16) {
+        guard error == DNSServiceErrorType(kDNSServiceErr_NoError) else {
+            return finish(.failure(.dnssd(call: "DNSServiceResolve reply", code: error)))
+        }
+        finish(.success(ResolvedService(result: result, host: host ?? "", port: port)))
+    }
+
+    /// Delivers the outcome (nil: cancelled, nothing delivered) once and releases the ref.
+    private func finish(_ outcome: Result<ResolvedService, DiscoveryError>?) {
+        timer?.cancel()
+        timer = nil
+        serviceRef?.close()
+        serviceRef = nil
+        guard let completion else { return }
+        self.completion = nil
+        if let outcome, let userQueue { userQueue.async { completion(outcome) } }
+    }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import WireTransport
+
+/// TLS versions, ALPN and negotiated metadata, against `openssl s_server` / `s_client` where
+/// OpenSSL is the natural peer (loopback; certificates from `TestPKI`).
+@Suite("TLS options")
+struct TLSOptionsTests {
+    @Test func maximumVersionTwelveNegotiatesTLS12WithOpenSSL() throws {
+        let pki = try TestPKI.shared.get()
+        let server = try OpenSSLServer(pki, arguments: [])
+        defer { server.stop() }
+        let (client, states) = makePatientClient(.tls(TLSOptions(trustedCAFile: pki.caCert, maximumVersion: .v1_2)), port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready, timeout: 10), "\(states.values)")
+        let metadata = client.tlsMetadata
+        #expect(metadata?.version == "TLSv1.2", "\(String(describing: metadata))")
+        #expect(metadata?.cipherSuite.isEmpty == false)
+        #expect(metadata?.applicationProtocol == nil, "nothing offered, nothing agreed")
+    }
+
+    @Test func defaultVersionsNegotiateTLS13WithOpenSSL() throws {
+        let pki = try TestPKI.shared.get()
+        let server = try OpenSSLServer(pki, arguments: [])
+        defer { server.stop() }
+        let (client, states) = makePatientClient(.tls(TLSOptions(trustedCAFile: pki.caCert)), port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready, timeout: 10), "\(states.values)")
+        #expect(client.tlsMetadata?.version == "TLSv1.3", "\(String(describing: client.tlsMetadata))")
+        #expect(client.tlsMetadata?.cipherSuite.hasPrefix("TLS_") == true, "\(String(describing: client.tlsMetadata))")
+    }
+
+    @Test func minimumVersionThirteenFailsAgainstATLS12OnlyServer() throws {
+        let pki = try TestPKI.shared.get()
+        let server = try OpenSSLServer(pki, arguments: ["-tls1_2"])
+        defer { server.stop() }
+        let (client, states) = makePatientClient(.tls(TLSOptions(trustedCAFile: pki.caCert, minimumVersion: .v1_3)), port: server.port)
+        defer { client.cancel() }
+        guard case .tls(let reason)? = states.waitForFailure(timeout: 10) else { Issue.record("expected a TLS failure: \(states.values)"); return }
+        #expect(reason.contains("version") || reason.contains("alert"), "\(reason)")
+    }
+
+    @Test func alpnChosenByAnOpenSSLServerIsReadable() throws {
+        let pki = try TestPKI.shared.get()
+        let server = try OpenSSLServer(pki, arguments: ["-alpn", "http/1.1"])
+        defer { server.stop() }
+        let options = TLSOptions(trustedCAFile: pki.caCert, applicationProtocols: ["h2", "http/1.1"])
+        let (client, states) = makePatientClient(.tls(options), port: server.port)
+        defer { client.cancel() }
+        #expect(states.waitFor(.ready, timeout: 10), "\(states.values)")
+        #expect(client.tlsMetadata?.applicationProtocol == "http/1.1", "\(String(describing: client.tlsMetadata))")
+    }
+
+    /// The listener picks the first of its own protocols that the client offers.
+    @Test func listenerPicksItsPreferredALPNForAnOpenSSLClient() throws {
+        let pki = try TestPKI.shared.get()
+        var options = pki.serverOptions
+        options.applicationProtocols = ["x-wire", "h2"]
+        let server = try TestServer(.tls(options))
+        defer { server.stop() }
+        let output = try openSSLClient(port: server.port, ["-CAfile", pki.caCert, "-alpn", "h2,x-wire"])
+        #expect(output.contains("ALPN protocol: x-wire"), "\(output)")
+        #expect(server.accepted.wait { !$0.isEmpty })
+        let accepted = server.accepted.values[0]
+        #expect(Recorder<Int>.poll { accepted.tlsMetadata != nil }, "the accepted side records what it agreed")
+        #expect(accepted.tlsMetadata?.applicationProtocol == "x-wire")
+    }
+
+    @Test func noCommonALPNFailsTheHandshakeOnBothSides() throws {
+        let pki = try TestPKI.shared.get()
+        var serverOptions = pki.serverOptions
+        serverOptions.applicationProtocols = ["x-wire"]
+        let server = try TestServer(.tls(serverOptions))
+        defer { server.stop() }
+        let (client, states) = makeClient(.tls(TLSOptions(trustedCAFile: pki.caCert, applicationProtocols: ["h2"])), port: server.port)
+        defer { client.cancel() }
+        guard case .tls(let reason)? = states.waitForFailure() else { Issue.record("expected a TLS failure: \(states.values)"); return }
+        #expect(reason.contains("no application protocol"), "\(reason)")
+    }
+
+    @Test func invalidVersionRangeAndALPNNamesAreRejectedUpFront() throws {
+        let pki = try TestPKI.shared.get()
+        var reversed = pki.serverOptions
+        reversed.minimumVersion = .v1_3
+        reversed.maximumVersion = .v1_2
+        #expect(throws: WireError.self) { try Listener(using: .tls(reversed)) }
+        var empty = pki.serverOptions
+        empty.applicationProtocols = [""]
+        #expect(throws: WireError.invalidArgument("ALPN protocol \"\" must be 1 to 255 bytes")) { try Listener(using: .tls(empty)) }
+    }
+}
