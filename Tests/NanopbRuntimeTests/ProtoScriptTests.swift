@@ -7,9 +7,6 @@ import Foundation
 import ProofSupport
 import Testing
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
 /// One `scripts/proto.sh --c-only` run on `files` in a scratch folder; returns its result and the
 /// generated header of `x.proto` (empty when generation failed).
 private func generateC(_ files: [String: String], extra: [String] = []) throws -> (ChildProcess.Result, String) {
@@ -31,21 +28,8 @@ private func writeSchema(_ files: [String: String], into dir: URL) throws {
 
 /// Runs scripts/proto.sh with `--proto-dir dir/protos` and `arguments`, from the repository root.
 private func runProtoScript(in dir: URL, _ arguments: [String], environment: [String] = []) throws -> ChildProcess.Result {
-    // proto.sh runs `$SWIFT run protogen ...`; inside `swift test` that would wait forever for the
-    // build folder's lock, so SWIFT names a stand-in that runs the protogen this test build made.
-    let protogen = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("protogen").path
-    try #require(FileManager.default.isExecutableFile(atPath: protogen), "\(protogen) missing: run swift build --build-tests")
-    let swift = dir.appendingPathComponent("swift-run-protogen").path
-    try "#!/bin/bash\nwhile [ $# -gt 0 ] && [ \"$1\" != protogen ]; do shift; done\nshift\nexec \(protogen) \"$@\"\n"
-        .write(toFile: swift, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
-    return try ChildProcess.run("/usr/bin/env", ["SWIFT=" + swift] + environment + ["/bin/bash", repositoryRoot + "/scripts/proto.sh",
-                                                "--proto-dir", dir.appendingPathComponent("protos").path] + arguments,
-                                in: repositoryRoot)
+    try runProtoScript(protoDirectory: dir.appendingPathComponent("protos").path, workDirectory: dir, arguments, environment: environment)
 }
-
-/// The output of a run, stdout then stderr.
-private func said(_ result: ChildProcess.Result) -> String { String(decoding: result.stdout + result.stderr, as: UTF8.self) }
 
 private let schema = """
     syntax = "proto3";
@@ -205,19 +189,19 @@ private let schema = """
     @Test func theABIGuardStopsEveryTranslationUnitBuiltWithALayoutChangingMacro() throws {
         // Each generated .c of the bundled schema and each copied runtime .c, compiled the way
         // SwiftPM compiles CNanopb but with a macro that changes nanopb's structs.
-        let include = repositoryRoot + "/Sources/Shipped/CNanopb/include"
+        let include = protoScriptRepositoryRoot + "/Sources/Shipped/CNanopb/include"
         var units: [String] = []
         for folder in ["/Sources/Generated/BundledProtoC/src/rtm", "/Sources/Shipped/CNanopb/runtime"] {
-            let path = repositoryRoot + folder
+            let path = protoScriptRepositoryRoot + folder
             units += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".c") }.sorted().map { path + "/" + $0 }
         }
         #expect(units.count >= 9)
         for unit in units {
             let plain = try ChildProcess.run("/usr/bin/cc", ["-fsyntax-only", "-I", include,
-                                                             "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
+                                                             "-I", protoScriptRepositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
             #expect(plain.status == 0, "\(unit) compiles as configured: \(plain.stderrText)")
             let broken = try ChildProcess.run("/usr/bin/cc", ["-fsyntax-only", "-DPB_NO_ERRMSG", "-I", include,
-                                                              "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
+                                                              "-I", protoScriptRepositoryRoot + "/Sources/Generated/BundledProtoC/include", unit])
             #expect(broken.status != 0 && broken.stderrText.contains("PB_NO_ERRMSG"), "\(unit) must not build with PB_NO_ERRMSG")
         }
     }
@@ -229,7 +213,7 @@ private let schema = """
         defer { try? FileManager.default.removeItem(at: dir) }
         let unit = dir.appendingPathComponent("uses_facade_structs.cpp").path
         try "#include \"BundledProtoC.h\"\nint main() { return 0; }\n".write(toFile: unit, atomically: true, encoding: .utf8)
-        let includes = ["-I", repositoryRoot + "/Sources/Shipped/CNanopb/include", "-I", repositoryRoot + "/Sources/Generated/BundledProtoC/include"]
+        let includes = ["-I", protoScriptRepositoryRoot + "/Sources/Shipped/CNanopb/include", "-I", protoScriptRepositoryRoot + "/Sources/Generated/BundledProtoC/include"]
         let plain = try ChildProcess.run("/usr/bin/c++", ["-std=c++11", "-fsyntax-only"] + includes + [unit])
         #expect(plain.status == 0, "a C++ unit compiles as configured: \(plain.stderrText)")
         let broken = try ChildProcess.run("/usr/bin/c++", ["-std=c++11", "-fsyntax-only", "-DPB_NO_ERRMSG"] + includes + [unit])
