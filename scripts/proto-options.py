@@ -26,10 +26,10 @@ Deciding what to do with them is the plan's job (Sources/Tools/ProtoGenKit/Nanop
 Runs on Debian's /usr/bin/python3 (python3-protobuf).
 """
 import json
-import os
-import re
 import sys
 from fnmatch import fnmatchcase
+
+from nanopb_options_file import OptionsFileError, find_options_file, read_options_file
 
 # The option each kind of element reports; inherited options are reported where they act.
 FIELD = {"type", "int_size", "max_size", "max_length", "max_count", "fixed_length", "fixed_count",
@@ -42,8 +42,6 @@ ENUM = {"long_names", "packed_enum", "enum_to_string"}
 
 # What is being read, for the one-line report of an unexpected failure.
 CONTEXT = {"file": "?", "element": "?"}
-# One `name:value` of an options-file line (text format as nanopb writes it).
-OPTION_TOKEN = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[^\s"\']+)')
 NANOPB_EXTENSION = 1010  # the field number nanopb.proto extends every *Options message with
 
 
@@ -77,58 +75,16 @@ def main():
 
     with open(set_path, "rb") as f:
         full = descriptor_pb2.FileDescriptorSet.FromString(f.read())
-    known_names = set(nanopb_pb2.NanoPBOptions.DESCRIPTOR.fields_by_name)
     own = schema_nanopb_fields(full)
 
-    def read_options(path, shown):
-        """[(mask, NanoPBOptions, "shown:line", [(option, value, reason)])]: nanopb's
-        read_options_file, except that an option 0.4.7 cannot read is set aside, not fatal."""
-        with open(path, encoding="utf-8") as f:
-            data = f.read()
-        data = re.sub(r'/\*.*?\*/', '', data, flags=re.MULTILINE)
-        data = re.sub(r'//.*?$', '', data, flags=re.MULTILINE)
-        data = re.sub(r'#.*?$', '', data, flags=re.MULTILINE)
-        entries = []
-        for number, line in enumerate(data.split("\n"), 1):
-            line = line.strip()
-            if not line:
-                continue
-            where = "%s:%d" % (shown, number)
-            parts = line.split(None, 1)
-            if len(parts) < 2:
-                fail("%s: '%s': no space between the name pattern and its options" % (where, line))
-            opts, unread = nanopb_pb2.NanoPBOptions(), []
-            try:
-                text_format.Merge(parts[1], opts)
-            except Exception:  # text_format raises several types; read option by option
-                opts = nanopb_pb2.NanoPBOptions()
-                text, position = parts[1], 0
-                while position < len(text.rstrip()):
-                    token = OPTION_TOKEN.match(text, position)
-                    if token is None:
-                        unread.append(("?", text[position:].strip(), "not an option (name:value)"))
-                        break
-                    position = token.end()
-                    name, value = token.group(1), token.group(2)
-                    if name not in known_names:
-                        unread.append((name, value, "nanopb 0.4.7 has no option named %s" % name))
-                        continue
-                    try:
-                        text_format.Merge("%s:%s" % (name, value), opts)
-                    except Exception as error:
-                        unread.append((name, value, "not a value of %s: %s" % (name, str(error).splitlines()[0])))
-            entries.append((parts[0], opts, where, unread))
-        return entries
-
     def options_for(file_name):
-        if global_options:
-            return read_options(global_options, os.path.basename(global_options))
-        wanted = os.path.splitext(file_name)[0] + ".options"
-        for root in [proto_dir] + search:
-            path = os.path.join(root, wanted)
-            if os.path.isfile(path):
-                return read_options(path, wanted)
-        return []
+        found = find_options_file(file_name, proto_dir, search, global_options)
+        if found is None:
+            return []
+        try:
+            return read_options_file(found[0], found[1], nanopb_pb2, text_format)
+        except OptionsFileError as error:
+            fail(str(error))
 
     baseline_top = nanopb_pb2.NanoPBOptions()
     baseline_top.type = nanopb_pb2.FT_POINTER
