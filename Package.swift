@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "wireproof", targets: ["wireproof"]),
         .executable(name: "runtime-exerciser", targets: ["runtime-exerciser"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
+        .library(name: "DeviceProof", targets: ["DeviceProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "BundledProtoC", targets: ["BundledProtoC"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
@@ -52,12 +53,15 @@ let package = Package(
         // mutation, deviation accounting): one implementation for swift test, `wireproof prove`
         // and the fuzz targets. Meets the facades only through a generated catalog module.
         .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
+        // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
+        // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
+        .target(name: "DeviceProof", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
         // The bundled schema's catalog (`protogen catalog`, output of `make proto`; do not edit).
         .target(name: "BundledProtoCatalog", dependencies: ["BundledProto", "FacadeProof"], path: "Sources/Generated/BundledProtoCatalog"),
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
         .executableTarget(name: "wireproof", dependencies: ["OracleCheck", "ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport"], path: "Sources/Tools/ProveKit"),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport"], path: "Sources/Tools/ProveKit"),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck"],
             exclude: ["Fixtures"]),

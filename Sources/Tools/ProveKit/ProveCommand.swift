@@ -16,7 +16,7 @@ import OracleCheck
 
 public enum ProveCommand {
     public static let usage = """
-        usage: wireproof prove --proto-dir DIR [--options FILE] [--proto-path DIR]... [--honour-options]
+        usage: wireproof prove --proto-dir DIR [--options FILE] [--proto-path DIR]... [--honour-options] [--no-device]
                                [--random N] [--seed N] [--mutants N] [--fuzz-seconds N]
                                [--scratch DIR] [--json FILE]
 
@@ -24,6 +24,8 @@ public enum ProveCommand {
           --options       a nanopb options file for every file (default: as make proto finds them)
           --proto-path    further import roots (repeatable); /usr/include is always searched
           --honour-options  apply the schema's own nanopb layout options the facades can honour
+          --no-device     skip the device party (on whenever the schema sets nanopb options: its own
+                          nanopb build, options applied, against the facades; docs/device.md)
           --random N      also cross-check N random messages against protoc (spread over types)
           --mutants N     seeded decode mutants per message type (default 64; 0 skips)
           --fuzz-seconds N  also fuzz every message type's decoder with libFuzzer for N seconds
@@ -37,6 +39,7 @@ public enum ProveCommand {
         var optionsFile: String?
         var protoPaths: [String] = []
         var honourOptions = false
+        var device = true
         var random = 0
         var seed: UInt64 = 1
         var mutants = 64
@@ -67,6 +70,7 @@ public enum ProveCommand {
         guard rest.popFirst() == "prove" else { return .failure(UsageError(text: "expected the prove subcommand")) }
         while let flag = rest.popFirst() {
             if flag == "--honour-options" || flag == "--honor-options" { options.honourOptions = true; continue }
+            if flag == "--no-device" { options.device = false; continue }
             guard let value = rest.popFirst() else { return .failure(UsageError(text: "missing value for \(flag)")) }
             func number() -> Int? { Int(value).flatMap { $0 >= 0 ? $0 : nil } }
             switch flag {
