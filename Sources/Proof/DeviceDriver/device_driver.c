@@ -9,7 +9,8 @@
  * REQUESTS holds records `u32 message index, u32 length, length bytes` (little-endian), the index
  * into device_messages (the order of scripts/device-build.py's layout.json). For each, RESPONSES
  * gets `u8 status, u32 length, length bytes`: status 0 with nanopb's re-encoding of what it decoded,
- * 1 with pb_decode's error message, 2 with pb_encode's error message.
+ * 1 with pb_decode's error message, 2 with pb_encode's error message. Each answer is flushed
+ * before the next record is read, so a crash inside nanopb leaves the earlier answers complete.
  *
  * Built by the device party of `wireproof prove` with nanopb's own runtime (pb_common.c,
  * pb_decode.c, pb_encode.c), not the shipped layer's patched copy, in nanopb's default
@@ -41,7 +42,8 @@ static int read_u32(FILE *in, uint32_t *value) {
 static int answer(FILE *out, unsigned char status, const void *data, uint32_t length) {
     unsigned char head[5] = { status, (unsigned char)length, (unsigned char)(length >> 8),
                               (unsigned char)(length >> 16), (unsigned char)(length >> 24) };
-    return fwrite(head, 1, 5, out) == 5 && (length == 0 || fwrite(data, 1, length, out) == length);
+    /* Flushed per answer: if nanopb crashes on a later record, the answers so far are kept. */
+    return fwrite(head, 1, 5, out) == 5 && (length == 0 || fwrite(data, 1, length, out) == length) && fflush(out) == 0;
 }
 
 static int answer_text(FILE *out, unsigned char status, const char *text) {

@@ -61,14 +61,18 @@ public enum DeviceComparison {
             }
             switch (mine, theirs) {
             case (.single(let a)?, .single(let b)?):
-                if let x = a.messageValue, let y = b.messageValue {
+                if isFilledFixedLength(a, b, field) {
+                    found.append(DeviceDifference(kind: .filled, path: path, detail: "fixed_length (max_size = \(field.maxSize ?? 0))"))
+                } else if let x = a.messageValue, let y = b.messageValue {
                     compare(x, y, layout: layout, prefix: path + ".", into: &found)
                 } else if a != b {
                     found.append(DeviceDifference(kind: .mismatch, path: path, detail: "sent \(a), back \(b)"))
                 }
             case (.repeated(let a)?, .repeated(let b)?) where a.count == b.count:
                 for (index, (x, y)) in zip(a, b).enumerated() where x != y {
-                    if let xm = x.messageValue, let ym = y.messageValue {
+                    if isFilledFixedLength(x, y, field) {
+                        found.append(DeviceDifference(kind: .filled, path: "\(path)[\(index)]", detail: "fixed_length (max_size = \(field.maxSize ?? 0))"))
+                    } else if let xm = x.messageValue, let ym = y.messageValue {
                         compare(xm, ym, layout: layout, prefix: "\(path)[\(index)].", into: &found)
                     } else {
                         found.append(DeviceDifference(kind: .mismatch, path: "\(path)[\(index)]", detail: "sent \(x), back \(y)"))
@@ -80,6 +84,12 @@ public enum DeviceComparison {
                 }
             }
         }
+    }
+
+    /// An empty fixed_length bytes value the device stored as zeros (nanopb's rule for empty input).
+    static func isFilledFixedLength(_ sent: ProtoValue, _ back: ProtoValue, _ field: DeviceLayout.Field) -> Bool {
+        guard field.type == "FIXED_LENGTH_BYTES", case .bytes(let a) = sent, a.isEmpty, case .bytes(let b) = back else { return false }
+        return b.count == field.maxSize && b.allSatisfy { $0 == 0 }
     }
 
     /// All zeros: what nanopb writes for a fixed-size field it was never sent.
@@ -94,7 +104,7 @@ public enum DeviceComparison {
     private static func isZero(_ value: ProtoValue) -> Bool {
         switch value {
         case .bytes(let b), .string(let b): return b.allSatisfy { $0 == 0 }
-        case .message(let m): return m.presentFieldNumbers.isEmpty
+        case .message(let m): return m.presentFieldNumbers.allSatisfy { m.content(number: $0).map(isZeroFill) ?? true }
         default: return value.isImplicitDefault
         }
     }

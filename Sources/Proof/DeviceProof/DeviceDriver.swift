@@ -12,6 +12,8 @@ public enum DeviceAnswer: Sendable, Equatable {
     case refused(String)
     /// Decoded, but pb_encode failed with this message.
     case reencodeFailed(String)
+    /// The device build crashed on it (the driver died with 128 + this signal).
+    case crashed(Int32)
 }
 
 public struct DeviceDriver: Sendable {
@@ -25,8 +27,28 @@ public struct DeviceDriver: Sendable {
         self.workDirectory = workDirectory
     }
 
-    /// Decodes each (message index, bytes) on the device, in order; one answer each.
+    /// Decodes each (message index, bytes) on the device, in order; one answer each. A record
+    /// the device crashes on is answered `.crashed` and the driver restarts after it (at most
+    /// once per record).
     public func run(_ requests: [(index: Int, bytes: [UInt8])]) throws -> [DeviceAnswer] {
+        var answers: [DeviceAnswer] = []
+        while answers.count < requests.count {
+            let (batch, status) = try runOnce(Array(requests[answers.count...]))
+            answers += batch
+            if status == 0 { break }
+            guard status > 128, answers.count < requests.count else {
+                throw DeviceProofError(description: "the device driver failed (exit \(status)) after \(answers.count) answers")
+            }
+            answers.append(.crashed(status - 128))
+        }
+        guard answers.count == requests.count else {
+            throw DeviceProofError(description: "the device answered \(answers.count) of \(requests.count) messages")
+        }
+        return answers
+    }
+
+    /// One driver run: the complete answers it wrote, and its exit status.
+    private func runOnce(_ requests: [(index: Int, bytes: [UInt8])]) throws -> ([DeviceAnswer], Int32) {
         var data: [UInt8] = []
         for request in requests {
             data += Self.littleEndian(UInt32(request.index)) + Self.littleEndian(UInt32(request.bytes.count)) + request.bytes
@@ -34,17 +56,14 @@ public struct DeviceDriver: Sendable {
         let requestPath = workDirectory + "/requests.bin", responsePath = workDirectory + "/responses.bin"
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         try Data(data).write(to: URL(fileURLWithPath: requestPath))
+        try? FileManager.default.removeItem(atPath: responsePath)
         let result = try ChildProcess.run(executable, [requestPath, responsePath])
-        guard result.status == 0, let responses = FileManager.default.contents(atPath: responsePath) else {
-            throw DeviceProofError(description: "the device driver failed (exit \(result.status)): \(result.stderrText)")
-        }
-        let bytes = [UInt8](responses)
+        let bytes = FileManager.default.contents(atPath: responsePath).map { [UInt8]($0) } ?? []
         var answers: [DeviceAnswer] = [], offset = 0
-        while offset < bytes.count {
-            guard offset + 5 <= bytes.count else { throw DeviceProofError(description: "a device answer is cut short at byte \(offset)") }
+        while offset + 5 <= bytes.count {
             let status = bytes[offset]
             let length = Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]) << 16 | Int(bytes[offset + 4]) << 24
-            guard offset + 5 + length <= bytes.count else { throw DeviceProofError(description: "a device answer is cut short at byte \(offset)") }
+            guard offset + 5 + length <= bytes.count else { break }  // cut short by a crash
             let body = Array(bytes[(offset + 5)..<(offset + 5 + length)])
             switch status {
             case 0: answers.append(.accepted(body))
@@ -53,10 +72,10 @@ public struct DeviceDriver: Sendable {
             }
             offset += 5 + length
         }
-        guard answers.count == requests.count else {
-            throw DeviceProofError(description: "the device answered \(answers.count) of \(requests.count) messages")
+        if result.status == 0 && offset != bytes.count {
+            throw DeviceProofError(description: "a device answer is cut short at byte \(offset)")
         }
-        return answers
+        return (answers, result.status)
     }
 
     /// The sizes the compiled device checks against, from `device_driver --fields`.

@@ -133,8 +133,11 @@ extension DeviceLayout.Field {
 
     /// Limits on the field as a whole (`count`/`fixedCount`) and on each of its values.
     public var limits: (whole: [DeviceLimit], value: [DeviceLimit]) {
-        guard allocation == "STATIC" else { return ([], []) }
         var whole: [DeviceLimit] = [], value: [DeviceLimit] = []
+        if rules == "FIXARRAY", allocation == "POINTER", let maxCount {  // a fixed count binds pointer arrays too
+            whole.append(DeviceLimit(kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))
+        }
+        guard allocation == "STATIC" else { return (whole, []) }
         if let maxCount {
             if rules == "FIXARRAY" {
                 whole.append(DeviceLimit(kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))

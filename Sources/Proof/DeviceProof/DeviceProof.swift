@@ -128,7 +128,13 @@ public enum DeviceProof {
                     failure = "\(item.name): the device accepted \(violations.map(\.description).joined(separator: "; "))"
                 } else {
                     switch readBack(back, type: item.type, facade: facade, schemas: schemas) {
-                    case .failure(let why): failure = "\(item.name): \(why)"
+                    case .failure(let why):
+                        if let explained = droppedRequired(back, sent: item.value, refusal: why, schemas: schemas, layout: layout) {
+                            report.findings.append("truncated: \(item.name): \(explained)")
+                            counted = { row in if item.limit == nil { row.accepted += 1; row.truncated += 1 } else { row.limitAtAccepted += 1 } }
+                        } else {
+                            failure = "\(item.name): \(why)"
+                        }
                     case .success(let value):
                         let differences = DeviceComparison.differences(sent: item.value, back: value, layout: layout)
                         if let mismatch = differences.first(where: { $0.kind == .mismatch }) {
@@ -166,6 +172,9 @@ public enum DeviceProof {
                 }
             case .reencodeFailed(let message):
                 failure = "\(item.name): the device decoded it but could not re-encode it: \(message)"
+            case .crashed(let signal):
+                failure = "\(item.name): the device build crashed (signal \(signal)) decoding it"
+                    + (violations.isEmpty ? "" : " (past limits: \(violations.map(\.description).joined(separator: "; ")))")
             }
             if let limit = item.limit, !limit.isAt, let facade, (try? facade.decodeReencode(item.bytes)) != nil {
                 update(item.type) { $0.facadesAcceptPast += 1 }
@@ -180,6 +189,18 @@ public enum DeviceProof {
         report.rows = rows.keys.sorted().map { rows[$0]! }
         for row in report.rows { report.total.add(row) }
         return report
+    }
+
+    /// When the facades refuse the device's re-encoding because the device dropped a required
+    /// field (an option made it a callback or FT_IGNORE), what to report; nil otherwise.
+    private static func droppedRequired(_ bytes: [UInt8], sent: DynamicMessage, refusal: DeviceProofError, schemas: SchemaSet,
+                                        layout: DeviceLayout) -> String? {
+        guard refusal.description.contains("missing required field"),
+              let back = try? DynamicMessage(serializedBytes: bytes, schema: sent.schema, in: schemas) else { return nil }
+        let differences = DeviceComparison.differences(sent: sent, back: back, layout: layout)
+        let truncated = differences.filter { $0.kind == .truncated }
+        guard !truncated.isEmpty, !differences.contains(where: { $0.kind == .mismatch }) else { return nil }
+        return truncated.map(\.description).joined(separator: "; ") + "; a required field is dropped, so the facades refuse what the device sends back"
     }
 
     /// The facades' reading of what the device re-encoded, as the oracle reads the facades' bytes.
