@@ -56,6 +56,7 @@ let package = Package(
         // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
         // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
         .target(name: "DeviceProof", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
+        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"]),
         // The bundled schema's catalog (`protogen catalog`, output of `make proto`; do not edit).
         .target(name: "BundledProtoCatalog", dependencies: ["BundledProto", "FacadeProof"], path: "Sources/Generated/BundledProtoCatalog"),
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).

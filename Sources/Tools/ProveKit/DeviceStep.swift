@@ -38,35 +38,17 @@ extension Prover {
         guard options.device else { return .skipped("--no-device") }
         let work = scratch + "/device"
         try? FileManager.default.removeItem(atPath: work)
-        var arguments = [root + "/scripts/device-build.py", root + "/.deps/nanopb", scratch + "/schema.pb", protoDirectory, work]
-        if let file = options.optionsFile { arguments += ["--options", URL(fileURLWithPath: file).standardizedFileURL.path] }
-        for path in options.protoPaths { arguments += ["--search", URL(fileURLWithPath: path).standardizedFileURL.path] }
-        let build = try ChildProcess.run("/usr/bin/python3", arguments)
-        guard build.status == 0 else {
-            throw ProveError(description: "the device build: \(build.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)) (--no-device skips the device party)")
+        let built: DeviceBuild.Output
+        do {
+            built = try DeviceBuild.make(
+                root: root, descriptorSet: scratch + "/schema.pb", protoDirectory: protoDirectory, work: work,
+                optionsFile: options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                searchPaths: options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        } catch {
+            throw ProveError(description: "the device build: \(error) (--no-device skips the device party)")
         }
-        let layout = try DeviceLayout(contentsOf: work + "/layout.json")
-        guard layout.options else { return .skipped("the schema sets no nanopb option") }
-
-        let driver = work + "/device_driver"
-        let nanopb = root + "/.deps/nanopb"
-        let generated = (FileManager.default.enumerator(atPath: work + "/gen")?.compactMap { $0 as? String } ?? [])
-            .filter { $0.hasSuffix(".c") }.sorted().map { work + "/gen/" + $0 }
-        // nanopb's default configuration; PB_FIELD_32BIT only when the generated C asks for it.
-        func compile(_ extra: [String]) throws -> ChildProcess.Result {
-            try ChildProcess.run("/usr/bin/env", ["cc", "-std=c11", "-O1", "-g", "-DPB_ENABLE_MALLOC=1"] + extra + [
-                "-I", nanopb, "-I", work + "/gen", "-o", driver, root + "/Sources/Proof/DeviceDriver/device_driver.c",
-            ] + generated + ["pb_common.c", "pb_decode.c", "pb_encode.c"].map { nanopb + "/" + $0 })
-        }
-        var compiled = try compile([])
-        if compiled.status != 0 && compiled.stderrText.contains("PB_FIELD_32BIT") {
-            ProveCommand.printError("prove: the device's C needs PB_FIELD_32BIT; building with it")
-            compiled = try compile(["-DPB_FIELD_32BIT=1"])
-        }
-        guard compiled.status == 0 else {
-            let first = compiled.stderrText.split(separator: "\n").filter { $0.contains("error") }.prefix(3).joined(separator: "; ")
-            throw ProveError(description: "the device build does not compile with nanopb's generator output: \(first) (--no-device skips the device party)")
-        }
+        guard let driver = built.driver else { return .skipped("the schema sets no nanopb option") }
+        if built.field32 { ProveCommand.printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
         let status = try ChildProcess.runShowingOutput(
             "/usr/bin/env", ["swift", "build", "--package-path", scratch, "--product", Self.deviceRunner])
