@@ -24,7 +24,7 @@ public enum LimitExemplars {
         var result: [LimitExemplar] = [], skipped: [String] = []
         for shape in layout.messages {
             guard let schema = schemas.message(shape.fullName), !schema.isMapEntry else { continue }
-            let base = minimal(schema, schemas: schemas, depth: 0)
+            let base = minimal(schema, schemas: schemas, layout: layout, depth: 0)
             guard DeviceLimitCheck.violations(of: base, layout: layout).isEmpty else {
                 skipped.append("\(shape.fullName): its required fields alone exceed a device limit")
                 continue
@@ -35,14 +35,14 @@ public enum LimitExemplars {
                     if !field.limits.whole.isEmpty { skipped.append("\(shape.fullName).\(field.name): a map field") }
                     continue
                 }
-                result += cases(for: field, fieldSchema, base: base, schema: schema, schemas: schemas)
+                result += cases(for: field, fieldSchema, base: base, schema: schema, schemas: schemas, layout: layout)
             }
         }
         return (result, skipped)
     }
 
     private static func cases(for field: DeviceLayout.Field, _ fieldSchema: FieldSchema, base: DynamicMessage,
-                              schema: MessageSchema, schemas: SchemaSet) -> [LimitExemplar] {
+                              schema: MessageSchema, schemas: SchemaSet, layout: DeviceLayout) -> [LimitExemplar] {
         var out: [LimitExemplar] = []
         let (whole, each) = field.limits
         func add(_ limit: DeviceLimit, _ isAt: Bool, _ what: String, _ values: [ProtoValue]) {
@@ -54,7 +54,7 @@ public enum LimitExemplars {
         for limit in each {
             for (isAt, value, what) in values(for: limit, fieldSchema) { add(limit, isAt, what, [value]) }
         }
-        if let element = element(fieldSchema, within: each, schemas: schemas) {
+        if let element = element(fieldSchema, within: each, schemas: schemas, layout: layout) {
             for limit in whole {
                 let counts: [(Bool, Int)]
                 switch limit.kind {
@@ -102,7 +102,7 @@ public enum LimitExemplars {
     }
 
     /// One element of a repeated field that keeps every per-value limit.
-    private static func element(_ field: FieldSchema, within limits: [DeviceLimit], schemas: SchemaSet) -> ProtoValue? {
+    private static func element(_ field: FieldSchema, within limits: [DeviceLimit], schemas: SchemaSet, layout: DeviceLayout) -> ProtoValue? {
         for limit in limits { if case .fixedBytes(let size) = limit.kind { return .bytes(Array(repeating: 1, count: size)) } }
         switch field.type {
         case .string: return .text("a")
@@ -113,20 +113,22 @@ public enum LimitExemplars {
         case .enum: return .enumValue(field.typeName.flatMap { schemas.enumType($0)?.values.first?.number } ?? 0)
         case .message:
             guard let name = field.typeName, let sub = schemas.message(name) else { return nil }
-            return .message(minimal(sub, schemas: schemas, depth: 1))
+            return .message(minimal(sub, schemas: schemas, layout: layout, depth: 1))
         case .group: return nil
         default: return integer(1, field.type)
         }
     }
 
-    /// The smallest valid message: only its required fields, each minimal (bounded depth).
-    static func minimal(_ schema: MessageSchema, schemas: SchemaSet, depth: Int) -> DynamicMessage {
+    /// The smallest valid message: only its required fields, each minimal and within the
+    /// device's limits on it (a fixed_length field gets its size), at a bounded depth.
+    static func minimal(_ schema: MessageSchema, schemas: SchemaSet, layout: DeviceLayout, depth: Int) -> DynamicMessage {
         var message = DynamicMessage(schema: schema, in: schemas)
         guard depth < 8 else { return message }
+        let shape = layout.message(schema.fullName)
         for field in schema.fields where field.label == .required {
             if field.type == .message, let name = field.typeName, let sub = schemas.message(name) {
-                message.set(number: field.number, .message(minimal(sub, schemas: schemas, depth: depth + 1)))
-            } else if let value = element(field, within: [], schemas: schemas) {
+                message.set(number: field.number, .message(minimal(sub, schemas: schemas, layout: layout, depth: depth + 1)))
+            } else if let value = element(field, within: shape?.field(number: field.number)?.limits.value ?? [], schemas: schemas, layout: layout) {
                 message.set(number: field.number, value)
             }
         }
