@@ -121,14 +121,17 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
             syntax = "proto2";
-            message Names { repeated string name = 1; }
+            message Names { repeated string name = 1; optional string tag = 2; }
             """.write(toFile: dir + "/names.proto", atomically: true, encoding: .utf8)
-        try "Names.name type:FT_POINTER max_count:4 fixed_count:true\n".write(toFile: dir + "/names.options", atomically: true, encoding: .utf8)
+        try "Names.name type:FT_POINTER max_count:4 fixed_count:true\nNames.tag max_size:4\n".write(toFile: dir + "/names.options", atomically: true, encoding: .utf8)
         let device = try BuiltDevice(protoDirectory: dir)
         defer { device.remove() }
         func names(_ n: Int) -> [UInt8] { (0..<n).flatMap { _ in [0x0a, 1, 0x61] as [UInt8] } }
-        // nanopb 0.4.7 releases all four slots of a FT_POINTER fixed_count array that holds two.
-        let answers = try device.driver.run([(0, names(4)), (0, names(2)), (0, names(4))])
-        #expect(answers == [.accepted(names(4)), .crashed(11), .accepted(names(4))])
+        let longTag: [UInt8] = [0x12, 4, 0x61, 0x62, 0x63, 0x64]  // 4 bytes where max_size 4 holds 3
+        // nanopb 0.4.7's pb_release frees all four slots of a FT_POINTER fixed_count array: one
+        // allocated for two (a refused message), or none at all when the array was never sent
+        // (a refused message, or one decoded fine and released by the app).
+        let answers = try device.driver.run([(0, names(4)), (0, names(2)), (0, names(4)), (0, longTag), (0, [0x12, 3, 0x61, 0x62, 0x63])])
+        #expect(answers == [.accepted(names(4)), .crashed(11), .accepted(names(4)), .crashed(11), .crashed(11)])
     }
 }

@@ -50,30 +50,44 @@ static int answer_text(FILE *out, unsigned char status, const char *text) {
     return answer(out, status, text, (uint32_t)strlen(text));
 }
 
-/* Decodes one record's bytes as message `index` and answers. 0 on an I/O failure. */
+/* Decodes one record's bytes as message `index` and answers. 0 on an I/O failure. The answer is
+ * written only after nanopb has released the message, so a crash in pb_release leaves this
+ * record unanswered and is blamed on it, not on the next one. */
 static int handle(FILE *out, uint32_t index, const unsigned char *bytes, uint32_t length) {
     const device_message_t *type = &device_messages[index];
     void *message = calloc(1, type->size ? type->size : 1);
     if (message == NULL) return 0;
     pb_istream_t in = pb_istream_from_buffer(bytes, length);
-    int ok;
-    if (!pb_decode(&in, type->fields, message)) {
-        ok = answer_text(out, 1, PB_GET_ERROR(&in));
+    unsigned char status = 0;
+    const char *error = NULL;
+    unsigned char *buffer = NULL;
+    size_t written = 0;
+    if (!pb_decode(&in, type->fields, message)) {  /* pb_decode releases what it allocated */
+        status = 1;
+        error = PB_GET_ERROR(&in);  /* a string constant of nanopb's, valid after the release */
     } else {
         size_t size = 0;
         if (!pb_get_encoded_size(&size, type->fields, message)) {
-            ok = answer_text(out, 2, "cannot size the re-encoding");
+            status = 2;
+            error = "cannot size the re-encoding";
+        } else if ((buffer = malloc(size ? size : 1)) == NULL) {
+            pb_release(type->fields, message);
+            free(message);
+            return 0;
         } else {
-            unsigned char *buffer = malloc(size ? size : 1);
-            if (buffer == NULL) { pb_release(type->fields, message); free(message); return 0; }
             pb_ostream_t stream = pb_ostream_from_buffer(buffer, size);
-            if (pb_encode(&stream, type->fields, message)) ok = answer(out, 0, buffer, (uint32_t)stream.bytes_written);
-            else ok = answer_text(out, 2, PB_GET_ERROR(&stream));
-            free(buffer);
+            if (pb_encode(&stream, type->fields, message)) {
+                written = stream.bytes_written;
+            } else {
+                status = 2;
+                error = PB_GET_ERROR(&stream);
+            }
         }
+        pb_release(type->fields, message);
     }
-    pb_release(type->fields, message);
     free(message);
+    int ok = status == 0 ? answer(out, 0, buffer, (uint32_t)written) : answer_text(out, status, error);
+    free(buffer);
     return ok;
 }
 
