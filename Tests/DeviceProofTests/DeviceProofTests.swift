@@ -115,6 +115,21 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         #expect(DeviceComparison.differences(sent: sent, back: back, layout: device.layout).contains { $0.kind == .mismatch && $0.path == "name" })
     }
 
+    @Test func aStaticBytesFieldIsJudgedByTheRoomItsPaddedStructHolds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-schema-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "syntax = \"proto3\";\nmessage Odd { bytes b = 1; }\n".write(toFile: dir + "/odd.proto", atomically: true, encoding: .utf8)
+        try "Odd.b max_size:5\n".write(toFile: dir + "/odd.options", atomically: true, encoding: .utf8)
+        let device = try BuiltDevice(protoDirectory: dir)
+        defer { device.remove() }
+        let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: device.layout, driver: device.driver)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.findings.contains("wider than declared: Odd.b: max_size = 5, but the device accepts up to 6 bytes (nanopb checks against its C struct, padded to its alignment)"),
+                "\(report.findings)")
+        #expect(report.total.limitAtAccepted == 1 && report.total.limitPastRefused == 1, "6 bytes accepted, 7 refused")
+    }
+
     @Test func aCrashOfTheDeviceBuildIsAnsweredAndTheRestStillRun() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-schema-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
