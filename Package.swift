@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "wireproof", targets: ["wireproof"]),
         .executable(name: "runtime-exerciser", targets: ["runtime-exerciser"]),
         .library(name: "FacadeProof", targets: ["FacadeProof"]),
+        .library(name: "DeviceProof", targets: ["DeviceProof"]),
         .library(name: "BundledProtoCatalog", targets: ["BundledProtoCatalog"]),
         .library(name: "BundledProtoC", targets: ["BundledProtoC"]),
         .library(name: "WireTransport", targets: ["WireTransport"]),
@@ -64,6 +65,10 @@ let package = Package(
         // mutation, deviation accounting): one implementation for swift test, `wireproof prove`
         // and the fuzz targets. Meets the facades only through a generated catalog module.
         .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
+        // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
+        // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
+        .target(name: "DeviceProof", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
+        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"]),
         // Proof-side generation: a schema's catalog module (every oracle exemplar written as facade
         // builder calls), emitted from the generator's plan; `wireproof catalog` runs it.
         .target(name: "CatalogGenerator", dependencies: ["ProtoGenKit", "ProtoOracle", "ProtoSchema", argumentParser], path: "Sources/Proof/CatalogGenerator"),
@@ -72,7 +77,7 @@ let package = Package(
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit"],
             exclude: ["Fixtures"]),

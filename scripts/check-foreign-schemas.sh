@@ -4,14 +4,20 @@
 # and a final table (messages, exemplars, passed, deviation rows exercised, seconds).
 #   1. every schema of the foreign corpus (scripts/foreign-corpus.sh: googleapis, onnx, onnx-ml,
 #      test_messages_proto3, the well-known types, descriptor.proto, nanopb's own test schemas with
-#      their .options files) and our naming torture schema (Tests/Schemas/naming) through
-#      `wireproof prove`, one after the other in ONE scratch package (.scratch/foreign/prove: the
-#      runtime and oracle compile once; each schema rebuilds only its generated targets);
+#      their .options files), our naming torture schema (Tests/Schemas/naming) and our option
+#      schemas (Tests/Schemas/options-*: every option kind, wildcard patterns, repeated file
+#      options, a schema shipping a newer nanopb.proto) through `wireproof prove`, one after the
+#      other in ONE scratch package (.scratch/foreign/prove: the runtime and oracle compile once;
+#      each schema rebuilds only its generated targets). Every schema that sets nanopb options
+#      proves with the device party (docs/device.md), except the two on which nanopb 0.4.7 itself
+#      crashes (see 2.), which prove with --no-device;
 #      Two nanopb tests again with `--honour-options` (their int_size, anonymous_oneof and
 #      FT_IGNORE options applied: rows `<name>+honour`);
 #   2. refusals at generation time, `wireproof prove` exit status 2: Google's
 #      test_messages_proto2.proto (proto2 groups) naming the file and the group field, and
 #      nanopb's fixed_count test with --honour-options naming the option it cannot honour;
+#      and the device crash the device party finds in nanopb's fixed_count test (nanopb 0.4.7
+#      reads past a FT_POINTER fixed_count array holding fewer elements): exit 1 naming it;
 #   3. two schemas sharing imports linked into one program (scripts/link-schemas.sh).
 #
 #   bash scripts/check-foreign-schemas.sh [--mutants N] [--only NAME]...
@@ -41,7 +47,11 @@ failures=()
 started=$(date +%s)
 
 mapfile -t corpus < <(bash scripts/foreign-corpus.sh)
-schemas=("${corpus[@]}" "$root/Tests/Schemas/naming")
+schemas=("${corpus[@]}" "$root/Tests/Schemas/naming" "$root/Tests/Schemas/options-wildcards"
+         "$root/Tests/Schemas/options-repeated" "$root/Tests/Schemas/options-newer-nanopb")
+# nanopb 0.4.7 crashes decoding these schemas' own exemplars (a FT_POINTER fixed_count array with
+# fewer elements): their facade proof runs without the device party; step 2 pins the crash.
+device_crashes=" nanopb-fixed_count nanopb-namingstyle "
 if [ ${#only[@]} -gt 0 ]; then
   selected=()
   for d in "${schemas[@]}"; do for o in "${only[@]}"; do [ "$(basename "$d")" != "$o" ] || selected+=("$d"); done; done
@@ -65,6 +75,7 @@ for run in "${runs[@]}"; do
   index=$((index + 1))
   dir=${run%+honour} name=$(basename "$run") extra=()
   [ "$dir" = "$run" ] || extra=(--honour-options)
+  [[ "$device_crashes" != *" $(basename "$dir") "* ]] || extra+=(--no-device)
   names+=("$name")
   t0=$(date +%s) status=0
   "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" "${extra[@]}" \
@@ -106,6 +117,17 @@ if [ ${#only[@]} -eq 0 ]; then
     failures+=("nanopb-fixed_count --honour-options: expected a refusal (exit 2) naming fixed_count.proto, Message1.data and the option fixed_count; got exit $status (log: ${results#"$root"/}/fixed_count+honour.log)")
   fi
 
+  # The device party finds nanopb 0.4.7's crash on a short FT_POINTER fixed_count array: exit 1, naming it.
+  status=0
+  "$wireproof" prove --proto-dir "$root/.deps/foreign/nanopb-fixed_count" --scratch "$scratch/prove" \
+    --mutants 0 > "$results/fixed_count+device.log" 2>&1 || status=$?
+  if [ "$status" = 1 ] && grep -qE '^FAIL device: Message4\.strings fixed_count \(max_count = 4\): past \(3 elements\): the device build crashed' "$results/fixed_count+device.log"; then
+    echo "check-foreign: nanopb-fixed_count with the device party: nanopb 0.4.7's crash found as expected:"
+    { grep -m 2 '^FAIL device: .*crashed' "$results/fixed_count+device.log" | cut -c1-150 | sed 's/^/    /'; } || true
+  else
+    failures+=("nanopb-fixed_count with the device party: expected exit 1 naming the device crash on Message4.strings; got exit $status (log: ${results#"$root"/}/fixed_count+device.log)")
+  fi
+
   # 3. Two schemas in one program.
   t0=$(date +%s)
   if bash scripts/link-schemas.sh > "$results/linked.log" 2>&1; then
@@ -121,8 +143,9 @@ echo
 /usr/bin/python3 - "$results" "${names[@]}" <<'PY'
 import json, os, sys
 results, names = sys.argv[1], sys.argv[2:]
-print("%-30s %5s %8s %9s %7s %9s %8s %8s %7s  %-34s %s" % ("schema", "files", "messages", "exemplars", "passed",
-      "explained", "excluded", "mutants", "seconds", "deviation rows exercised", "verdict"))
+print("%-30s %5s %8s %9s %7s %9s %8s %8s %7s  %-34s %-22s %s" % ("schema", "files", "messages", "exemplars", "passed",
+      "explained", "excluded", "mutants", "seconds", "deviation rows exercised", "device acc/ref/trunc", "verdict"))
+print("%-30s %s" % ("", "(device: exemplars accepted / refused by option / truncated; limit exemplars at accepted, past refused)"))
 sums = [0] * 7
 for name in names:
     seconds = int(open(os.path.join(results, name + ".seconds")).read())
@@ -138,7 +161,14 @@ for name in names:
     sums = [a + b for a, b in zip(sums, values)]
     exercised = [str(x["row"]) for x in proof["deviations"] if x["elements"] > 0 or (x.get("explainedExemplars") or 0) > 0]
     verdict = "PROVED" if summary.get("passed") else ("FAILED: " + (summary.get("error") or "a check failed"))[:60]
-    print("%-30s %5d %8d %9d %7d %9d %8d %8d %7d  %-34s %s" % (name, *values, seconds, ",".join(exercised) or "-", verdict))
+    device = summary.get("device")
+    if device:
+        t = device["total"]
+        cell = "%d/%d/%d at %d/%d past %d/%d" % (t["accepted"], t["refusedByOption"], t["truncated"],
+                                             t["limitAtAccepted"], t["limitAt"], t["limitPastRefused"], t["limitPast"])
+    else:
+        cell = "-" if not summary.get("deviceSkipped") else ("off" if summary["deviceSkipped"] == "--no-device" else "-")
+    print("%-30s %5d %8d %9d %7d %9d %8d %8d %7d  %-34s %-22s %s" % (name, *values, seconds, ",".join(exercised) or "-", cell, verdict))
 print("%-30s %5d %8d %9d %7d %9d %8d %8d" % ("total", *sums))
 PY
 
@@ -148,4 +178,4 @@ if [ ${#failures[@]} -gt 0 ]; then
   printf '  %s\n' "${failures[@]}" >&2
   exit 1
 fi
-echo "check-foreign: ok (${#runs[@]} proofs of ${#schemas[@]} schemas passed$([ ${#only[@]} -gt 0 ] || echo '; test_messages_proto2 and an option that cannot be honoured refused; two schemas linked into one program'))"
+echo "check-foreign: ok (${#runs[@]} proofs of ${#schemas[@]} schemas passed$([ ${#only[@]} -gt 0 ] || echo '; test_messages_proto2 and an option that cannot be honoured refused; the device crash in nanopb fixed_count found; two schemas linked into one program'))"

@@ -14,14 +14,22 @@ field); each element whose effective option differs is listed once, with its kin
   [{"file": "mesh.proto", "element": "pkg.Msg.field", "kind": "field", "option": "int_size",
     "value": "IS_8", "source": "mesh.options:3"}, ...]
 
+Options this nanopb (Debian's 0.4.7) cannot read are listed too, with `"unread": REASON`, and
+are never applied: an option name an options-file line spells that 0.4.7 does not know (the
+rest of the line is still read), an option number the schema's own copy of nanopb.proto
+declares and 0.4.7 does not (named from that copy), and (nanopb) annotations on elements 0.4.7
+reads none from (a newer nanopb.proto's oneof options). Repeated options (`include`,
+`exclude`) are listed with every value. Any other failure is one line on stderr naming the
+file and element being read, and exit status 1: never a traceback.
+
 Deciding what to do with them is the plan's job (Sources/Tools/ProtoGenKit/NanopbOptions.swift).
 Runs on Debian's /usr/bin/python3 (python3-protobuf).
 """
 import json
-import os
-import re
 import sys
 from fnmatch import fnmatchcase
+
+from nanopb_options_file import OptionsFileError, find_options_file, read_options_file
 
 # The option each kind of element reports; inherited options are reported where they act.
 FIELD = {"type", "int_size", "max_size", "max_length", "max_count", "fixed_length", "fixed_count",
@@ -32,20 +40,33 @@ MESSAGE = {"packed_struct", "skip_message", "msgid"}
 ENUM = {"long_names", "packed_enum", "enum_to_string"}
 # Everything else is reported on the file.
 
+# What is being read, for the one-line report of an unexpected failure.
+CONTEXT = {"file": "?", "element": "?"}
+NANOPB_EXTENSION = 1010  # the field number nanopb.proto extends every *Options message with
+
+
+def fail(message):
+    sys.stderr.write("proto-options: %s\n" % message)
+    sys.exit(1)
+
 
 def main():
     args = sys.argv[1:]
+    if len(args) < 3:
+        fail("usage: proto-options.py NANOPB_GENERATOR_DIR FULL_SET.pb PROTO_DIR [--options FILE] [--search DIR]...")
     generator_dir, set_path, proto_dir = args[0], args[1], args[2]
     rest = args[3:]
     global_options, search = None, []
     while rest:
         flag = rest.pop(0)
+        if flag in ("--options", "--search") and not rest:
+            fail("%s wants a value" % flag)
         if flag == "--options":
             global_options = rest.pop(0)
         elif flag == "--search":
             search.append(rest.pop(0))
         else:
-            sys.exit("proto-options: unknown argument %s" % flag)
+            fail("unknown argument %s" % flag)
 
     sys.path.insert(0, generator_dir)
     import proto  # nanopb's generator/proto package; its loader builds nanopb_pb2.py if missing
@@ -54,39 +75,16 @@ def main():
 
     with open(set_path, "rb") as f:
         full = descriptor_pb2.FileDescriptorSet.FromString(f.read())
-
-    def read_options(path, shown):
-        """[(mask, NanoPBOptions, "shown:line")], as nanopb's read_options_file parses them."""
-        with open(path, encoding="utf-8") as f:
-            data = f.read()
-        data = re.sub(r'/\*.*?\*/', '', data, flags=re.MULTILINE)
-        data = re.sub(r'//.*?$', '', data, flags=re.MULTILINE)
-        data = re.sub(r'#.*?$', '', data, flags=re.MULTILINE)
-        entries = []
-        for number, line in enumerate(data.split("\n"), 1):
-            line = line.strip()
-            if not line:
-                continue
-            parts = line.split(None, 1)
-            if len(parts) < 2:
-                sys.exit("proto-options: %s:%d: no space between name and options" % (shown, number))
-            opts = nanopb_pb2.NanoPBOptions()
-            try:
-                text_format.Merge(parts[1], opts)
-            except Exception as error:  # text_format raises several types
-                sys.exit("proto-options: %s:%d: unparsable options '%s': %s" % (shown, number, parts[1], error))
-            entries.append((parts[0], opts, "%s:%d" % (shown, number)))
-        return entries
+    own = schema_nanopb_fields(full)
 
     def options_for(file_name):
-        if global_options:
-            return read_options(global_options, os.path.basename(global_options))
-        wanted = os.path.splitext(file_name)[0] + ".options"
-        for root in [proto_dir] + search:
-            path = os.path.join(root, wanted)
-            if os.path.isfile(path):
-                return read_options(path, wanted)
-        return []
+        found = find_options_file(file_name, proto_dir, search, global_options)
+        if found is None:
+            return []
+        try:
+            return read_options_file(found[0], found[1], nanopb_pb2, text_format)
+        except OptionsFileError as error:
+            fail(str(error))
 
     baseline_top = nanopb_pb2.NanoPBOptions()
     baseline_top.type = nanopb_pb2.FT_POINTER
@@ -96,14 +94,28 @@ def main():
         descriptor_pb2.MessageOptions: nanopb_pb2.nanopb_msgopt,
         descriptor_pb2.EnumOptions: nanopb_pb2.nanopb_enumopt,
     }
+    report = []
 
-    def sub(desc, parent, dotname, separate, with_sources):
+    def unread_entry(file_name, element, kind, option, value, source, reason):
+        report.append({"file": file_name, "element": element, "kind": kind, "option": option,
+                       "value": value, "source": source, "unread": reason})
+
+    def report_unknown_numbers(file_name, element, kind, options_message, source):
+        """Fields of an inline NanoPBOptions that 0.4.7's nanopb.proto does not declare."""
+        for unknown in options_message.UnknownFields():
+            name, value = own.describe(unknown.field_number, unknown.wire_type, unknown.data)
+            unread_entry(file_name, element, kind, name, value, source,
+                         "option number %d is not in nanopb 0.4.7's nanopb.proto (%s): not applied"
+                         % (unknown.field_number, own.origin(unknown.field_number)))
+
+    def sub(desc, parent, dotname, separate, with_sources, file_name=None, kind=None, inline=True):
         """nanopb's get_nanopb_suboptions: parent, then matching options-file lines, then inline."""
         opts = nanopb_pb2.NanoPBOptions()
         opts.CopyFrom(parent)
         sources = []
         if with_sources:
-            for mask, entry, where in separate:
+            CONTEXT["element"] = dotname
+            for mask, entry, where, _ in separate:
                 if fnmatchcase(dotname, mask):
                     opts.MergeFrom(entry)
                     sources.append((entry, where))
@@ -111,9 +123,9 @@ def main():
             if desc.options.HasExtension(ext):
                 opts.MergeFrom(desc.options.Extensions[ext])
                 sources.append((desc.options.Extensions[ext], "(nanopb) annotation"))
+                if inline:
+                    report_unknown_numbers(file_name, dotname, kind, desc.options.Extensions[ext], "(nanopb) annotation")
         return opts, sources
-
-    report = []
 
     def value_text(opts, name):
         field = opts.DESCRIPTOR.fields_by_name[name]
@@ -121,12 +133,18 @@ def main():
         if field.label == field.LABEL_REPEATED:
             return ", ".join(json.dumps(v) for v in value)
         if field.enum_type is not None:
-            return field.enum_type.values_by_number[value].name
+            known = field.enum_type.values_by_number.get(value)
+            return known.name if known is not None else str(value)
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, str):
             return json.dumps(value)
         return str(value)
+
+    def sets(entry, field):
+        if field.label == field.LABEL_REPEATED:
+            return len(getattr(entry, field.name)) > 0
+        return entry.HasField(field.name)
 
     def compare(file_name, element, kind, effective, baseline, source_chain, wanted):
         for field in effective.DESCRIPTOR.fields:
@@ -139,43 +157,62 @@ def main():
                 continue
             if kind == "oneof" and name == "type" and value_text(effective, name) != "FT_IGNORE":
                 continue
-            where = [w for sources in source_chain for (entry, w) in sources if entry.HasField(name)
-                     or (field.label == field.LABEL_REPEATED and len(getattr(entry, name)) > 0)]
+            where = [w for sources in source_chain for (entry, w) in sources if sets(entry, field)]
             report.append({"file": file_name, "element": element, "kind": kind, "option": name,
                            "value": value_text(effective, name), "source": ", ".join(dict.fromkeys(where)) or "?"})
 
+    def report_unreadable_annotations(file_name, element, kind, options):
+        """(nanopb) annotations a newer nanopb.proto allows where 0.4.7 reads none (oneofs, enum values)."""
+        for unknown in options.UnknownFields():
+            if unknown.field_number != NANOPB_EXTENSION or unknown.wire_type != 2:
+                continue
+            payload = nanopb_pb2.NanoPBOptions.FromString(bytes(unknown.data))
+            names = [f.name for f in payload.DESCRIPTOR.fields if sets(payload, f)]
+            for name in names:
+                unread_entry(file_name, element, kind, name, value_text(payload, name), "(nanopb) annotation",
+                             "nanopb 0.4.7 reads no (nanopb) annotation on a %s; set it in a .options file" % kind)
+            report_unknown_numbers(file_name, element, kind, payload, "(nanopb) annotation")
+
     for fd in full.file:
-        if fd.name in ("nanopb.proto", "google/protobuf/descriptor.proto"):
+        if fd.name in ("nanopb.proto", "google/protobuf/descriptor.proto") or fd.name in own.files:
             continue
+        CONTEXT["file"], CONTEXT["element"] = fd.name, fd.name
         separate = options_for(fd.name)
-        has_inline = "nanopb.proto" in fd.dependency
+        has_inline = any(dep == "nanopb.proto" or dep in own.files for dep in fd.dependency)
         if not separate and not has_inline:
             continue
-        file_eff, file_src = sub(fd, baseline_top, fd.name, separate, True)
+        for mask, _, where, unread in separate:
+            for option, value, reason in unread:
+                unread_entry(fd.name, mask, "pattern", option, value, where, reason)
+        file_eff, file_src = sub(fd, baseline_top, fd.name, separate, True, fd.name, "file")
         file_base, _ = sub(fd, baseline_top, fd.name, [], False)
         compare(fd.name, fd.name, "file", file_eff, file_base, [file_src], None)
         package = [fd.package] if fd.package else []
 
         def enum_options(enum, parent_eff, parent_base, path, chain):
             dotted = ".".join(package + path)
-            eff, src = sub(enum, parent_eff, dotted, separate, True)
+            eff, src = sub(enum, parent_eff, dotted, separate, True, fd.name, "enum")
             base, _ = sub(enum, parent_base, dotted, [], False)
             compare(fd.name, dotted, "enum", eff, base, chain + [src], ENUM)
+            for value in enum.value:
+                report_unreadable_annotations(fd.name, dotted + "." + value.name, "enum value", value.options)
 
         def message_options(msg, parent_eff, parent_base, path, chain):
             dotted = ".".join(package + path)
-            eff, src = sub(msg, parent_eff, dotted, separate, True)
+            eff, src = sub(msg, parent_eff, dotted, separate, True, fd.name, "message")
             base, _ = sub(msg, parent_base, dotted, [], False)
             chain = chain + [src]
             compare(fd.name, dotted, "message", eff, base, chain, MESSAGE)
             for index, oneof in enumerate(msg.oneof_decl):
                 if any(f.proto3_optional for f in msg.field if f.HasField("oneof_index") and f.oneof_index == index):
                     continue
-                o_eff, o_src = sub(msg, eff, dotted + "." + oneof.name, separate, True)
+                # nanopb reads a oneof's options through its message's (its own cannot carry any)
+                o_eff, o_src = sub(msg, eff, dotted + "." + oneof.name, separate, True, fd.name, "oneof", inline=False)
                 o_base, _ = sub(msg, base, dotted + "." + oneof.name, [], False)
                 compare(fd.name, dotted + "." + oneof.name, "oneof", o_eff, o_base, chain + [o_src], ONEOF | {"type"})
+                report_unreadable_annotations(fd.name, dotted + "." + oneof.name, "oneof", oneof.options)
             for field in msg.field:
-                f_eff, f_src = sub(field, eff, dotted + "." + field.name, separate, True)
+                f_eff, f_src = sub(field, eff, dotted + "." + field.name, separate, True, fd.name, "field")
                 f_base, _ = sub(field, base, dotted + "." + field.name, [], False)
                 compare(fd.name, dotted + "." + field.name, "field", f_eff, f_base, chain + [f_src], FIELD)
             for nested in msg.nested_type:
@@ -192,5 +229,59 @@ def main():
     sys.stdout.write("\n")
 
 
+class SchemaNanopbFields:
+    """The NanoPBOptions fields of the schema's own copy of nanopb.proto, if it ships one (a file
+    of the descriptor set declaring `message NanoPBOptions`): names for the option numbers
+    0.4.7 does not know."""
+
+    def __init__(self, files, fields, enums):
+        self.files = files      # names of the files declaring NanoPBOptions
+        self.fields = fields    # number -> FieldDescriptorProto
+        self.enums = enums      # ".Name" -> {number: value name}
+
+    def origin(self, number):
+        if number in self.fields:
+            return "the schema's %s declares it as %s" % (" and ".join(sorted(self.files)), self.fields[number].name)
+        return "the schema's nanopb.proto does not declare it either"
+
+    def describe(self, number, wire_type, data):
+        """(option name, value text) of one unknown field."""
+        field = self.fields.get(number)
+        name = field.name if field is not None else "#%d" % number
+        if wire_type == 2:
+            raw = bytes(data)
+            try:
+                return name, json.dumps(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                return name, raw.hex()
+        if field is not None and wire_type == 0:
+            if field.type == 8:  # TYPE_BOOL
+                return name, "true" if data else "false"
+            if field.type == 14:  # TYPE_ENUM
+                return name, self.enums.get(field.type_name, {}).get(data, str(data))
+        return name, str(data)
+
+
+def schema_nanopb_fields(full):
+    files, fields, enums = set(), {}, {}
+    for fd in full.file:
+        prefix = "." + fd.package + "." if fd.package else "."
+        for enum in fd.enum_type:
+            enums[prefix + enum.name] = {v.number: v.name for v in enum.value}
+        for msg in fd.message_type:
+            if msg.name == "NanoPBOptions":
+                files.add(fd.name)
+                for field in msg.field:
+                    fields.setdefault(field.number, field)
+    return SchemaNanopbFields(files, fields, enums)
+
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SystemExit:
+        raise
+    except Exception as error:  # the one-line promise: never a traceback
+        first = (str(error).splitlines() or [""])[0]
+        fail("%s: %s: cannot read its nanopb options: %s: %s"
+             % (CONTEXT["file"], CONTEXT["element"], type(error).__name__, first))

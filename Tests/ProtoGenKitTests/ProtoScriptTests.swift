@@ -8,9 +8,6 @@ import ProofSupport
 import ProtoGenKit
 import Testing
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
 /// One `protogen generate --c-only` run on `files` in a scratch folder; returns its result and the
 /// generated header of `x.proto` (empty when generation failed).
 private func generateC(_ files: [String: String], extra: [String] = []) throws -> (GenerationRun, String) {
@@ -30,27 +27,10 @@ private func writeSchema(_ files: [String: String], into dir: URL) throws {
     for (name, text) in files { try text.write(to: protos.appendingPathComponent(name), atomically: true, encoding: .utf8) }
 }
 
-/// What one generation run reported: its exit status (0, or 1 when generation refused) and its lines.
-private struct GenerationRun {
-    let status: Int32
-    let said: String
-    var stderrText: String { said }
-}
-
-/// Runs `protogen generate --proto-dir dir/protos` with `arguments` in this process, as `make proto`
-/// does (which also names this package for the declaration hint, unless `hint` is false).
+/// Runs `protogen generate --proto-dir dir/protos` with `arguments`.
 private func runProtoScript(in dir: URL, _ arguments: [String], hint: Bool = true) throws -> GenerationRun {
-    let all = ["generate", "--proto-dir", dir.appendingPathComponent("protos").path] + arguments
-        + (hint ? ["--hint-package-root", repositoryRoot] : [])
-    do {
-        return GenerationRun(status: 0, said: try ProtoGen.run(all).joined(separator: "\n"))
-    } catch let error as GeneratorError {
-        return GenerationRun(status: 1, said: "\(error)")
-    }
+    try runGeneration(protoDirectory: dir.appendingPathComponent("protos").path, arguments, hint: hint)
 }
-
-/// The output of a run.
-private func said(_ result: GenerationRun) -> String { result.said }
 
 private let schema = """
     syntax = "proto3";

@@ -24,9 +24,13 @@ public struct NanopbOptionSetting: Equatable, Hashable, Sendable, Codable {
     public var value: String
     /// Where it came from: an options file (relative to the schema root) or `(nanopb) annotation`.
     public var source: String
+    /// Why nanopb 0.4.7 cannot read it (an option name or number it does not know, an element
+    /// it reads no annotation from); nil for an option it reads. An unread option is never applied.
+    public var unread: String?
 
-    public init(file: String, element: String, kind: String, option: String, value: String, source: String) {
+    public init(file: String, element: String, kind: String, option: String, value: String, source: String, unread: String? = nil) {
         self.file = file; self.element = element; self.kind = kind; self.option = option; self.value = value; self.source = source
+        self.unread = unread
     }
 
     /// Reads the JSON array scripts/proto-options.py writes.
@@ -88,6 +92,9 @@ enum NanopbOptionPolicy {
 
     /// Decides one setting. `field` is the field it applies to (kind `field`), if any.
     static func decide(_ setting: NanopbOptionSetting, field: FieldSchema?, mode: NanopbOptionsMode) -> NanopbOptionDecision {
+        if let unread = setting.unread {
+            return mode == .skip ? .skipped(reason: "not read: \(unread)") : .refused(reason: "cannot be honoured: \(unread)")
+        }
         if let reason = withoutEffect[setting.option] { return .skipped(reason: "no effect: \(reason)") }
         if setting.option == "type" && setting.value == "FT_POINTER" { return .skipped(reason: "no effect: every field is FT_POINTER already") }
         let honourable = honourableReason(setting, field: field)
@@ -96,7 +103,7 @@ enum NanopbOptionPolicy {
             if honourable == nil {
                 return .skipped(reason: "changes the C layout; the facades are generated for nanopb's default layout (set NANOPB_OPTIONS_MODE=honour / --honour-options to apply it)")
             }
-            return .skipped(reason: "changes the C layout; not supported by the facades")
+            return .skipped(reason: "changes the generated C; not supported by the facades")
         case .honour:
             if honourable == nil { return .honoured }
             return .refused(reason: honourable!)

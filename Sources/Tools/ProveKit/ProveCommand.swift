@@ -35,6 +35,10 @@ public struct ProveCommand: AsyncParsableCommand {
           help: "Apply the schema's own nanopb layout options the facades can honour.")
     var honourOptions = false
 
+    @Flag(name: .customLong("no-device"),
+          help: "Skip the device party (on whenever the schema sets nanopb options: its own nanopb build, options applied, against the facades; docs/device.md).")
+    var noDevice = false
+
     @Option(name: .customLong("random"), help: "Also cross-check N random messages against protoc (spread over types).")
     var random: UInt = 0
 
@@ -62,6 +66,7 @@ public struct ProveCommand: AsyncParsableCommand {
         var optionsFile: String?
         var protoPaths: [String] = []
         var honourOptions = false
+        var device = true
         var random = 0
         var seed: UInt64 = 1
         var mutants = 64
@@ -72,7 +77,7 @@ public struct ProveCommand: AsyncParsableCommand {
 
     var options: Options {
         Options(protoDirectory: protoDirectory, optionsFile: optionsFile, protoPaths: protoPaths,
-                honourOptions: honourOptions, random: Int(clamping: random), seed: seed,
+                honourOptions: honourOptions, device: !noDevice, random: Int(clamping: random), seed: seed,
                 mutants: Int(clamping: mutants), fuzzSeconds: Int(clamping: fuzzSeconds),
                 scratch: scratch, json: json)
     }

@@ -1,5 +1,6 @@
 // The steps of `wireproof prove`, in order; each one reports what it did and how long it took.
 
+import DeviceProof
 import FacadeProof
 import Foundation
 import OracleCheck
@@ -23,6 +24,9 @@ struct ProveSummary: Codable {
     var proof: SchemaProofReport?
     /// The fuzz step's outcome, when it ran: "passed", "failed" or "unavailable: why".
     var fuzz: String?
+    /// The device party's report, when it ran; else why it did not (`deviceSkipped`).
+    var device: DeviceProofReport?
+    var deviceSkipped: String?
     /// Why the run stopped early, when it did.
     var error: String?
 }
@@ -131,6 +135,20 @@ struct Prover {
             return try finish(2)
         }
 
+        // 4b. The device party: the schema's own nanopb build, options applied (DeviceStep.swift).
+        clock = Date()
+        do {
+            switch try runDevice() {
+            case .skipped(let why): summary.deviceSkipped = why; ProveCommand.printError("prove: device party skipped: \(why)")
+            case .ran(let report): summary.device = report
+            }
+        } catch {
+            summary.error = "\(error)"
+            ProveCommand.printError("prove: \(error)")
+            return try finish(2)
+        }
+        summary.seconds["device"] = Date().timeIntervalSince(clock)
+
         // 5. Optional bounded fuzzing.
         var fuzzFailed = false
         if options.fuzzSeconds > 0 {
@@ -149,12 +167,12 @@ struct Prover {
             summary.seconds["fuzz"] = Date().timeIntervalSince(clock)
         }
 
-        let proved = total.disagreed == 0 && proof.passed && !fuzzFailed
+        let proved = total.disagreed == 0 && proof.passed && !fuzzFailed && summary.device?.passed != false
         ProveCommand.printOut(String(
             format: "prove: %@: oracle %d agreed / %d disagreed; facades %d of %d exemplars passed (%d explained by known differences, %d excluded); %d mutants (%d failed)%@",
             proved ? "PROVED" : "FAILED", total.agreed, total.disagreed, proof.total.passed, proof.total.exemplars,
             proof.total.explained, proof.total.excluded, proof.total.mutantsAccepted + proof.total.mutantsRejected,
-            proof.total.mutantsFailed, summary.fuzz.map { "; fuzz \($0)" } ?? ""))
+            proof.total.mutantsFailed, summary.fuzz.map { "; fuzz \($0)" } ?? "") + (summary.device.map { "; " + $0.verdict } ?? ""))
         return try finish(proved ? 0 : 1)
     }
 
@@ -192,6 +210,8 @@ struct Prover {
             exit(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))
 
             """, to: "\(scratch)/Sources/\(Self.runner)/main.swift")
+        try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.deviceRunner)", withIntermediateDirectories: true)
+        try write(Self.deviceRunnerMain, to: "\(scratch)/Sources/\(Self.deviceRunner)/main.swift")
         let identity = URL(fileURLWithPath: root).lastPathComponent.lowercased()
         try write("""
             // swift-tools-version:6.2
@@ -207,6 +227,7 @@ struct Prover {
                     .target(name: "\(Self.facadeTarget)", dependencies: ["\(Self.cTarget)", .product(name: "NanopbRuntime", package: "\(identity)")]),
                     .target(name: "\(Self.catalogTarget)", dependencies: ["\(Self.facadeTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
                     .executableTarget(name: "\(Self.runner)", dependencies: ["\(Self.catalogTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
+                    .executableTarget(name: "\(Self.deviceRunner)", dependencies: ["\(Self.catalogTarget)", .product(name: "DeviceProof", package: "\(identity)")]),
                 ]
             )
 

@@ -1,0 +1,217 @@
+// The device as a party of the proof: every exemplar the facades build, and every limit exemplar,
+// decoded by the schema's own nanopb build (its options applied), re-encoded there, and read back
+// by the facades. Judged per message:
+//   - an exemplar the device accepts comes back as the same value, except where an option says
+//     the device drops a field ("truncated") or writes a fixed-size field it was not sent
+//     ("filled"); the device must refuse what DeviceLimitCheck finds past a limit;
+//   - an exemplar the device refuses must be past a limit, with nanopb's message for that limit
+//     ("refused by option", naming field and option); any other refusal is a failure;
+//   - every limit exemplar "at" is accepted (and comes back the same), every "past" refused with
+//     the message of its limit; the facades' answer to each "past" is reported (they have no
+//     limits, so they accept it: that is the mismatch an app meets).
+
+import FacadeProof
+import Foundation
+import ProtoOracle
+import ProtoSchema
+
+/// Counts per `.proto` file, and what failed.
+public struct DeviceProofReport: Codable, Sendable {
+    public struct Row: Codable, Sendable, Equatable {
+        public var file: String
+        /// Facade exemplars of messages the device build has.
+        public var exemplars = 0
+        public var accepted = 0
+        public var refusedByOption = 0
+        /// Accepted exemplars the device kept only part of (a dropped field), or padded ("filled").
+        public var truncated = 0, filled = 0
+        public var limitAt = 0, limitAtAccepted = 0, limitPast = 0, limitPastRefused = 0
+        /// "Past" limit exemplars the facades accept (all of them, while the facades carry no limits).
+        public var facadesAcceptPast = 0
+        public var failed = 0
+
+        public init(file: String) { self.file = file }
+
+        mutating func add(_ other: Row) {
+            exemplars += other.exemplars; accepted += other.accepted; refusedByOption += other.refusedByOption
+            truncated += other.truncated; filled += other.filled; limitAt += other.limitAt; limitAtAccepted += other.limitAtAccepted
+            limitPast += other.limitPast; limitPastRefused += other.limitPastRefused; facadesAcceptPast += other.facadesAcceptPast
+            failed += other.failed
+        }
+    }
+    public var rows: [Row] = []
+    public var total = Row(file: "total")
+    /// One line per refusal by option and per truncation (what the app should know).
+    public var findings: [String] = []
+    public var failures: [String] = []
+    /// Limit exemplars not generated, with why.
+    public var skipped: [String] = []
+    public var passed: Bool { failures.isEmpty }
+
+    enum CodingKeys: String, CodingKey { case rows, total, findings, failures, skipped, passed }
+
+    public init() {}
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rows = try c.decode([Row].self, forKey: .rows); total = try c.decode(Row.self, forKey: .total)
+        findings = try c.decode([String].self, forKey: .findings); failures = try c.decode([String].self, forKey: .failures)
+        skipped = try c.decode([String].self, forKey: .skipped)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rows, forKey: .rows); try c.encode(total, forKey: .total); try c.encode(findings, forKey: .findings)
+        try c.encode(failures, forKey: .failures); try c.encode(skipped, forKey: .skipped); try c.encode(passed, forKey: .passed)
+    }
+
+    /// The table `wireproof prove` prints.
+    public var table: String {
+        let head = ["exemplars", "accepted", "refused", "truncated", "filled", "at", "at ok", "past", "past refused", "facades accept past", "failed"]
+        func line(_ name: String, _ cells: [String]) -> String {
+            name.padding(toLength: max(36, name.count), withPad: " ", startingAt: 0)
+                + zip(head, cells).map { String(repeating: " ", count: max(0, $0.0.count - $0.1.count) + 1) + $0.1 }.joined()
+        }
+        var lines = ["device build (nanopb with the schema's options): exemplars accepted / refused by option / truncated; limit exemplars at / past",
+                     line("file", head)]
+        for row in rows + [total] {
+            lines.append(line(row.file, [row.exemplars, row.accepted, row.refusedByOption, row.truncated, row.filled, row.limitAt,
+                                         row.limitAtAccepted, row.limitPast, row.limitPastRefused, row.facadesAcceptPast, row.failed].map(String.init)))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public enum DeviceProof {
+    /// Runs every exemplar of `catalog` and every limit exemplar through `driver`.
+    public static func run(catalog: FacadeCatalog, schemas: SchemaSet, layout given: DeviceLayout, driver: DeviceDriver) throws -> DeviceProofReport {
+        var report = DeviceProofReport()
+        var layout = given
+        layout.applySizes(try driver.fieldSizes())
+        for message in layout.messages {
+            for field in message.fields {
+                if let held = field.deviceBytes, let declared = field.maxSize, held != declared {
+                    report.findings.append("wider than declared: \(message.fullName).\(field.name): max_size = \(declared), but the device accepts up to \(held) bytes (nanopb checks against its C struct, padded to its alignment)")
+                }
+            }
+        }
+        var rows: [String: DeviceProofReport.Row] = [:]
+        func file(_ type: String) -> String { schemas.message(type)?.file ?? "?" }
+        func update(_ type: String, _ change: (inout DeviceProofReport.Row) -> Void) {
+            let name = file(type)
+            change(&rows[name, default: DeviceProofReport.Row(file: name)])
+        }
+
+        // What is sent: facade-built exemplars (as the oracle reads their bytes), then limit exemplars.
+        struct Sent { let name: String; let type: String; let value: DynamicMessage; let bytes: [UInt8]; let limit: LimitExemplar? }
+        var sent: [Sent] = []
+        for exemplar in catalog.exemplars where layout.index(of: exemplar.messageType) != nil {
+            guard let schema = schemas.message(exemplar.messageType), let bytes = try? exemplar.build(),
+                  let value = try? DynamicMessage(serializedBytes: bytes, schema: schema, in: schemas) else { continue }
+            sent.append(Sent(name: exemplar.name, type: exemplar.messageType, value: value, bytes: bytes, limit: nil))
+        }
+        let limits = LimitExemplars.all(layout: layout, schemas: schemas)
+        report.skipped = limits.skipped
+        for limit in limits.exemplars where catalog.messageType(named: limit.messageType) != nil {
+            sent.append(Sent(name: limit.name, type: limit.messageType, value: limit.message, bytes: limit.message.serializedBytes(), limit: limit))
+        }
+        let answers = try driver.run(sent.map { (layout.index(of: $0.type)!, $0.bytes) })
+
+        for (item, answer) in zip(sent, answers) {
+            let facade = catalog.messageType(named: item.type)
+            var failure: String?
+            var counted: (inout DeviceProofReport.Row) -> Void = { _ in }
+            let violations = DeviceLimitCheck.violations(of: item.value, layout: layout)
+            switch answer {
+            case .accepted(let back):
+                if let limit = item.limit, !limit.isAt {
+                    failure = "\(item.name): the device accepted a value past \(limit.limit.option)"
+                } else if !violations.isEmpty {
+                    failure = "\(item.name): the device accepted \(violations.map(\.description).joined(separator: "; "))"
+                } else {
+                    switch readBack(back, type: item.type, facade: facade, schemas: schemas) {
+                    case .failure(let why):
+                        if let explained = droppedRequired(back, sent: item.value, refusal: why, schemas: schemas, layout: layout) {
+                            report.findings.append("truncated: \(item.name): \(explained)")
+                            counted = { row in if item.limit == nil { row.accepted += 1; row.truncated += 1 } else { row.limitAtAccepted += 1 } }
+                        } else {
+                            failure = "\(item.name): \(why)"
+                        }
+                    case .success(let value):
+                        let differences = DeviceComparison.differences(sent: item.value, back: value, layout: layout)
+                        if let mismatch = differences.first(where: { $0.kind == .mismatch }) {
+                            failure = "\(item.name): the device's re-encoding, read back by the facades, differs: \(mismatch)"
+                        } else {
+                            let truncated = differences.filter { $0.kind == .truncated }, filled = differences.filter { $0.kind == .filled }
+                            if item.limit == nil, !truncated.isEmpty {
+                                report.findings.append("truncated: \(item.name): \(truncated.map(\.description).joined(separator: "; "))")
+                            }
+                            counted = { row in
+                                if item.limit == nil {
+                                    row.accepted += 1
+                                    if !truncated.isEmpty { row.truncated += 1 }
+                                    if !filled.isEmpty { row.filled += 1 }
+                                } else { row.limitAtAccepted += 1 }
+                            }
+                        }
+                    }
+                }
+            case .refused(let message):
+                if let limit = item.limit {
+                    if limit.isAt {
+                        failure = "\(item.name): the device refused a value at its limit (\(message))"
+                    } else if !limit.limit.decodeErrors.contains(message) {
+                        failure = "\(item.name): the device refused it with '\(message)', not with \(limit.limit.decodeErrors.sorted().joined(separator: " / "))"
+                    } else {
+                        counted = { $0.limitPastRefused += 1 }
+                    }
+                } else if let cause = violations.first(where: { $0.limit.decodeErrors.contains(message) }) {
+                    report.findings.append("refused by option: \(item.name): \(cause) (device: \(message))")
+                    counted = { $0.refusedByOption += 1 }
+                } else {
+                    failure = "\(item.name): the device refused it ('\(message)') and no option explains it"
+                        + (violations.isEmpty ? "" : " (past limits: \(violations.map(\.description).joined(separator: "; ")))")
+                }
+            case .reencodeFailed(let message):
+                failure = "\(item.name): the device decoded it but could not re-encode it: \(message)"
+            case .crashed(let signal):
+                failure = "\(item.name): the device build crashed (signal \(signal)) decoding it"
+                    + (violations.isEmpty ? "" : " (past limits: \(violations.map(\.description).joined(separator: "; ")))")
+            }
+            if let limit = item.limit, !limit.isAt, let facade, (try? facade.decodeReencode(item.bytes)) != nil {
+                update(item.type) { $0.facadesAcceptPast += 1 }
+            }
+            update(item.type) { row in
+                if let limit = item.limit { if limit.isAt { row.limitAt += 1 } else { row.limitPast += 1 } } else { row.exemplars += 1 }
+                if failure != nil { row.failed += 1 }
+                counted(&row)
+            }
+            if let failure { report.failures.append(failure) }
+        }
+        report.rows = rows.keys.sorted().map { rows[$0]! }
+        for row in report.rows { report.total.add(row) }
+        return report
+    }
+
+    /// When the facades refuse the device's re-encoding because the device dropped a required
+    /// field (an option made it a callback or FT_IGNORE), what to report; nil otherwise.
+    private static func droppedRequired(_ bytes: [UInt8], sent: DynamicMessage, refusal: DeviceProofError, schemas: SchemaSet,
+                                        layout: DeviceLayout) -> String? {
+        guard refusal.description.contains("missing required field"),
+              let back = try? DynamicMessage(serializedBytes: bytes, schema: sent.schema, in: schemas) else { return nil }
+        let differences = DeviceComparison.differences(sent: sent, back: back, layout: layout)
+        let truncated = differences.filter { $0.kind == .truncated }
+        guard !truncated.isEmpty, !differences.contains(where: { $0.kind == .mismatch }) else { return nil }
+        return truncated.map(\.description).joined(separator: "; ") + "; a required field is dropped, so the facades refuse what the device sends back"
+    }
+
+    /// The facades' reading of what the device re-encoded, as the oracle reads the facades' bytes.
+    private static func readBack(_ bytes: [UInt8], type: String, facade: FacadeMessageType?, schemas: SchemaSet) -> Result<DynamicMessage, DeviceProofError> {
+        guard let facade, let schema = schemas.message(type) else { return .failure(DeviceProofError(description: "no facade for \(type)")) }
+        let again: [UInt8]
+        do { again = try facade.decodeReencode(bytes) } catch {
+            return .failure(DeviceProofError(description: "the facades refuse the device's re-encoding: \(error)"))
+        }
+        do { return .success(try DynamicMessage(serializedBytes: again, schema: schema, in: schemas)) } catch {
+            return .failure(DeviceProofError(description: "the oracle refuses the facades' re-encoding of the device's bytes: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,152 @@
+// The device party on real device builds (nanopb's generator and runtime, compiled here): limit
+// exemplars of every kind land "at" accepted and "past" refused; a limit the device does not
+// enforce, a refusal no option explains and a crash of the device build are each caught; and a
+// read-back is judged field by field (dropped by option, zero-filled by option, or a failure).
+// The facades are stood in for by the identity (the device's bytes read back as they are).
+
+import DeviceProof
+import FacadeProof
+import Foundation
+import ProofSupport
+import ProtoOracle
+import ProtoSchema
+import Testing
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// A schema folder compiled and built for the device into a fresh folder (removed by the caller).
+private struct BuiltDevice {
+    let work: String
+    let schemas: SchemaSet
+    let layout: DeviceLayout
+    let driver: DeviceDriver
+
+    init(protoDirectory: String) throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let protos = try FileManager.default.contentsOfDirectory(atPath: protoDirectory).filter { $0.hasSuffix(".proto") && $0 != "nanopb.proto" }.sorted()
+        let set = work + "/schema.pb"
+        let protoc = try ChildProcess.run("/usr/bin/env", ["protoc", "-I", protoDirectory, "-I", "/usr/include",
+                                                           "-I", root + "/.deps/nanopb/generator/proto", "--include_imports",
+                                                           "--descriptor_set_out=" + set] + protos, in: protoDirectory)
+        try #require(protoc.status == 0, "\(protoc.stderrText)")
+        schemas = try SchemaSet(contentsOf: set)
+        let built = try DeviceBuild.make(root: root, descriptorSet: set, protoDirectory: protoDirectory, work: work + "/device")
+        layout = built.layout
+        driver = DeviceDriver(executable: try #require(built.driver, "the schema sets options"), workDirectory: work + "/run")
+    }
+
+    /// A catalog whose "facades" return the bytes they are given, with these exemplars.
+    func catalog(_ exemplars: [FacadeExemplar] = []) -> FacadeCatalog {
+        let types = layout.messages.map(\.fullName).sorted().map { FacadeMessageType($0, decodeReencode: { $0 }) }
+        return FacadeCatalog(messageTypes: types, exemplars: exemplars, exclusions: [], protoDirectoryHint: nil)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: work) }
+}
+
+private func kindName(_ kind: DeviceLimit.Kind) -> String {
+    switch kind {
+    case .stringBytes: "string"
+    case .bytes: "bytes"
+    case .fixedBytes: "fixed_length"
+    case .count: "max_count"
+    case .fixedCount: "fixed_count"
+    case .integer: "int_size"
+    }
+}
+
+@Suite(.serialized) struct DeviceProofTests {
+    @Test func everyLimitKindIsAcceptedAtItsLimitAndRefusedOnePast() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        let limits = LimitExemplars.all(layout: device.layout, schemas: device.schemas).exemplars
+        #expect(Set(limits.map { kindName($0.limit.kind) }) == ["string", "bytes", "fixed_length", "max_count", "fixed_count", "int_size"])
+        let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: device.layout, driver: device.driver)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.total.limitAt > 0 && report.total.limitAtAccepted == report.total.limitAt)
+        #expect(report.total.limitPast > 0 && report.total.limitPastRefused == report.total.limitPast)
+        #expect(report.total.facadesAcceptPast == report.total.limitPast, "the stand-in facades have no limits")
+    }
+
+    @Test func aLimitTheDeviceDoesNotEnforceFailsTheProof() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        var layout = device.layout  // claim Sensor.name holds 9 bytes where the device holds 15
+        let m = try #require(layout.messages.firstIndex { $0.fullName == "wild.Sensor" })
+        let f = try #require(layout.messages[m].fields.firstIndex { $0.name == "name" })
+        layout.messages[m].fields[f].maxSize = 10
+        let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: layout, driver: device.driver)
+        #expect(report.failures.contains { $0.hasPrefix("wild.Sensor.name max_size = 10: past (10 bytes): the device accepted a value past") },
+                "\(report.failures)")
+    }
+
+    @Test func aRefusalNoOptionExplainsIsAFailureAndOneAnOptionExplainsNamesIt() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        let label = [0x12, 9] + Array(repeating: UInt8(0x61), count: 9)  // wild.Sensor.label, 9 bytes past max_length 8
+        let exemplar = FacadeExemplar("long label", "wild.Sensor", build: { label })
+        let named = try DeviceProof.run(catalog: device.catalog([exemplar]), schemas: device.schemas, layout: device.layout, driver: device.driver)
+        #expect(named.total.refusedByOption == 1 && named.failures.isEmpty, "\(named.failures)")
+        #expect(named.findings.contains("refused by option: long label: label: 9 bytes past max_length = 8 (device: string overflow)"), "\(named.findings)")
+
+        var layout = device.layout  // forget the limit: the same refusal is now unexplained
+        let m = try #require(layout.messages.firstIndex { $0.fullName == "wild.Sensor" })
+        let f = try #require(layout.messages[m].fields.firstIndex { $0.name == "label" })
+        layout.messages[m].fields[f].maxSize = nil
+        let unexplained = try DeviceProof.run(catalog: device.catalog([exemplar]), schemas: device.schemas, layout: layout, driver: device.driver)
+        #expect(unexplained.failures.contains("long label: the device refused it ('string overflow') and no option explains it"), "\(unexplained.failures)")
+    }
+
+    @Test func aReadBackIsJudgedFieldByField() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        var sent = try #require(DynamicMessage("wild.Sensor", in: device.schemas))
+        sent.set(number: 1, .text("probe"))
+        sent.set(number: 10, .text("dropped by the device"))
+        var back = try #require(DynamicMessage("wild.Sensor", in: device.schemas))
+        back.set(number: 1, .text("probe"))
+        back.set(number: 4, .bytes([0, 0, 0]))
+        let judged = DeviceComparison.differences(sent: sent, back: back, layout: device.layout)
+        #expect(judged.map(\.description) == ["key: filled (fixed_length (max_size = 3))",
+                                              "note: truncated (type = FT_CALLBACK, no callback set)"])
+        back.set(number: 1, .text("probf"))
+        #expect(DeviceComparison.differences(sent: sent, back: back, layout: device.layout).contains { $0.kind == .mismatch && $0.path == "name" })
+    }
+
+    @Test func aStaticBytesFieldIsJudgedByTheRoomItsPaddedStructHolds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-schema-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "syntax = \"proto3\";\nmessage Odd { bytes b = 1; }\n".write(toFile: dir + "/odd.proto", atomically: true, encoding: .utf8)
+        try "Odd.b max_size:5\n".write(toFile: dir + "/odd.options", atomically: true, encoding: .utf8)
+        let device = try BuiltDevice(protoDirectory: dir)
+        defer { device.remove() }
+        let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: device.layout, driver: device.driver)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.findings.contains("wider than declared: Odd.b: max_size = 5, but the device accepts up to 6 bytes (nanopb checks against its C struct, padded to its alignment)"),
+                "\(report.findings)")
+        #expect(report.total.limitAtAccepted == 1 && report.total.limitPastRefused == 1, "6 bytes accepted, 7 refused")
+    }
+
+    @Test func aCrashOfTheDeviceBuildIsAnsweredAndTheRestStillRun() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-schema-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            syntax = "proto2";
+            message Names { repeated string name = 1; optional string tag = 2; }
+            """.write(toFile: dir + "/names.proto", atomically: true, encoding: .utf8)
+        try "Names.name type:FT_POINTER max_count:4 fixed_count:true\nNames.tag max_size:4\n".write(toFile: dir + "/names.options", atomically: true, encoding: .utf8)
+        let device = try BuiltDevice(protoDirectory: dir)
+        defer { device.remove() }
+        func names(_ n: Int) -> [UInt8] { (0..<n).flatMap { _ in [0x0a, 1, 0x61] as [UInt8] } }
+        let longTag: [UInt8] = [0x12, 4, 0x61, 0x62, 0x63, 0x64]  // 4 bytes where max_size 4 holds 3
+        // nanopb 0.4.7's pb_release frees all four slots of a FT_POINTER fixed_count array: one
+        // allocated for two (a refused message), or none at all when the array was never sent
+        // (a refused message, or one decoded fine and released by the app).
+        let answers = try device.driver.run([(0, names(4)), (0, names(2)), (0, names(4)), (0, longTag), (0, [0x12, 3, 0x61, 0x62, 0x63])])
+        #expect(answers == [.accepted(names(4)), .crashed(11), .accepted(names(4)), .crashed(11), .crashed(11)])
+    }
+}
