@@ -20,7 +20,7 @@
 #   SizeBaseline      trivial work, no protobuf
 #   SizePacket        builds, encodes, decodes a chat DataPacket through BundledProto (all types)
 #   SizePacketPruned  the same source against facades pruned to the types it spells
-#   SizeOne           uses every accessor of one message (Benchmarks/touch-gen.py), all types linked
+#   SizeOne           uses every accessor of one message (wireproof size-probe), all types linked
 #   SizeOnePruned     the same source against facades pruned to that one message
 #   SizeAll           uses every accessor of every message
 #   CodecBench        facade vs oracle encode/decode timings; writes the packets' bytes (dump)
@@ -94,8 +94,9 @@ one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
 "${SWIFT:-swift}" run --scratch-path "$TMP/protogen" protogen generate --c-only --proto-dir Protos \
   --c-out "$out/PlanAllC" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
   { cat "$out/proto-all.log"; die "the generation plan of the bundled schema failed"; }
-all_count=$("$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeAll.swift" --all)
-"$py" Benchmarks/touch-gen.py "$out/plan-all.json" BundledProto "$src/SizeOne.swift" "$one_type" >/dev/null
+probe=("$SWIFT" run --scratch-path "$TMP/protogen" wireproof size-probe --plan "$out/plan-all.json" --module BundledProto)
+all_count=$("${probe[@]}" --out "$src/SizeAll.swift" --all)
+"${probe[@]}" --out "$src/SizeOne.swift" --type "$one_type" >/dev/null
 sed 's/^import BundledProto$/import PrunedOne/' "$src/SizeOne.swift" > "$src/SizeOnePruned.swift"
 sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.swift > "$src/SizePacketPruned.swift"
 for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done

@@ -11,7 +11,7 @@ public struct WireproofCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
-        subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self])
+        subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self])
 
     public init() {}
 
