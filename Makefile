@@ -71,7 +71,8 @@ check-foreign: setup
 check-nanopb-symbols: setup
 	@bash scripts/nanopb-symbols.sh --check
 
-# Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt.
+# Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt,
+# and against a SwiftProtobuf host (Peers/SwiftProtobuf) with Conformance/swiftprotobuf_failure_list.txt.
 .PHONY: conformance
 conformance: setup
 	@bash scripts/conformance.sh
