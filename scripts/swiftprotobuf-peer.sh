@@ -9,10 +9,10 @@
 #   bash scripts/swiftprotobuf-peer.sh conformance-host
 #       generates conformance.proto and test_messages_proto3.proto (Debian's protobuf source in
 #       .deps/protobuf), builds swiftprotobuf-conformance-host; prints its path
-#   bash scripts/swiftprotobuf-peer.sh prove-peer --descriptor-set FILE --out PATH PROTO...
-#       generates the named files of a descriptor set (protoc --descriptor_set_in) with a registry of
-#       their message types, builds swiftprotobuf-peer and copies it to PATH (used by `wireproof
-#       prove`: the copy belongs to its scratch package, so another schema may reuse the package)
+#   bash scripts/swiftprotobuf-peer.sh generate --descriptor-set FILE --out DIR
+#       generates every file of a descriptor set (protoc --descriptor_set_in) that SwiftProtobuf does
+#       not ship into DIR, with a registry of all its message types (`wireproof prove` does this
+#       into its scratch package, whose runner links SwiftProtobuf next to the facades)
 #
 # Exit status: 0 done; 3 the peer is unavailable here (SwiftPM cannot resolve swift-protobuf, or it
 # does not build): the last line of stderr says why in one line; 1 anything else (a generation
@@ -32,7 +32,7 @@ unavailable() { say "unavailable: $*"; exit 3; }
 die() { say "$*"; exit 1; }
 
 # Every target folder must exist before SwiftPM loads the manifest.
-mkdir -p "$generated/ConformanceMessages" "$generated/ProvedSchema" "$logs"
+mkdir -p "$generated/ConformanceMessages" "$logs"
 # One generator or builder at a time per checkout (prove runs may overlap with make conformance).
 exec 9> "$logs/peer.lock"
 flock 9
@@ -87,38 +87,49 @@ case "${1:-}" in
     sync_folder "$staging" "$generated/ConformanceMessages"
     build swiftprotobuf-conformance-host
     ;;
-  prove-peer)
+  generate)
     shift
-    descriptors="" out="" files=()
+    descriptors="" out=""
     while [ $# -gt 0 ]; do
       case "$1" in
         --descriptor-set) descriptors=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        --*) die "unknown option '$1'" ;;
-        *) files+=("$1"); shift ;;
+        *) die "unknown argument '$1'" ;;
       esac
     done
-    [ -f "$descriptors" ] && [ -n "$out" ] && [ ${#files[@]} -gt 0 ] || die "usage: see the header of $0"
-    staging="$logs/staging-prove"
-    generate "$staging" --descriptor_set_in="$descriptors" "${files[@]}"
+    [ -f "$descriptors" ] && [ -n "$out" ] || die "usage: see the header of $0"
+    # Every file of the set except those SwiftProtobuf ships compiled (the well-known types and
+    # descriptor.proto: generating them again would clash with its internals); the message types of
+    # those come from SwiftProtobuf itself. Lines: "generate FILE" or "shipped SWIFT_TYPE".
+    plan=$(/usr/bin/python3 "$root/scripts/swiftprotobuf-plan.py" "$descriptors") || die "cannot read $descriptors"
+    mapfile -t files < <(sed -n 's/^generate //p' <<< "$plan")
+    mapfile -t shipped < <(sed -n 's/^shipped //p' <<< "$plan")
+    staging="$logs/staging-generate"
+    if [ ${#files[@]} -gt 0 ]; then
+      generate "$staging" --descriptor_set_in="$descriptors" "${files[@]}"
+    else
+      rm -rf "$staging"; mkdir -p "$staging"
+    fi
     # The registry: every message type protoc-gen-swift declared (its conformance line names the
-    # Swift type), keyed by its full protobuf name at run time.
-    mapfile -t types < <(sed -n 's/^extension \([A-Za-z0-9_.]*\): SwiftProtobuf\.Message, SwiftProtobuf\._MessageImplementationBase.*/\1/p' "$staging"/*.swift | sort -u)
+    # Swift type) and every shipped one, keyed by full protobuf name at run time.
+    mapfile -t types < <(cat /dev/null "$staging"/*.swift 2>/dev/null |
+      sed -n -E 's/^(nonisolated )?extension ([A-Za-z0-9_.]+): SwiftProtobuf\.Message, SwiftProtobuf\._MessageImplementationBase.*/\2/p' | sort -u)
     {
-      echo "// Written by scripts/swiftprotobuf-peer.sh; do not edit. Every message type of the proved schema."
+      echo "// Written by scripts/swiftprotobuf-peer.sh generate; do not edit."
+      echo "// Every message type of the schema through SwiftProtobuf, by full protobuf name."
       echo "import SwiftProtobuf"
       echo ""
-      echo "public let provedMessageTypes: [any SwiftProtobuf.Message.Type] = ["
+      echo "public let swiftProtobufMessageTypes: [any SwiftProtobuf.Message.Type] = ["
       for t in "${types[@]}"; do echo "    $t.self,"; done
+      for t in "${shipped[@]}"; do echo "    SwiftProtobuf.$t.self,"; done
       echo "]"
-    } > "$staging/ProvedMessageRegistry.swift"
-    sync_folder "$staging" "$generated/ProvedSchema"
-    peer=$(build swiftprotobuf-peer)
-    mkdir -p "$(dirname "$out")"
-    cp "$peer" "$out.tmp" && mv "$out.tmp" "$out"
-    say "${#types[@]} message types through protoc-gen-swift"
+    } > "$staging/SwiftProtobufMessageTypes.swift"
+    cp "$package/ProveAdapter/SwiftProtobufCodec.swift" "$staging/"
+    mkdir -p "$out"
+    sync_folder "$staging" "$out"
+    say "$(( ${#types[@]} + ${#shipped[@]} )) message types through SwiftProtobuf (${#files[@]} files generated by protoc-gen-swift)"
     ;;
   *)
-    die "usage: swiftprotobuf-peer.sh plugin|conformance-host|prove-peer ... (see the header of $0)"
+    die "usage: swiftprotobuf-peer.sh plugin|conformance-host|generate ... (see the header of $0)"
     ;;
 esac

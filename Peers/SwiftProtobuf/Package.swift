@@ -5,7 +5,7 @@
 //
 // The code protoc-gen-swift writes lands in git-ignored folders under Generated/, which
 // scripts/swiftprotobuf-peer.sh creates and fills before any build (it is also the only supported
-// way in: `bash scripts/swiftprotobuf-peer.sh plugin|conformance-host|prove-peer ...`).
+// way in: `bash scripts/swiftprotobuf-peer.sh plugin|conformance-host|generate ...`).
 // Nothing of SwiftProtobuf is committed; Package.resolved is not either (the bundle mirror's
 // revision is not upstream's).
 import PackageDescription
@@ -22,10 +22,5 @@ let package = Package(
         .target(name: "ConformanceMessagesSwift", dependencies: [swiftProtobuf], path: "Generated/ConformanceMessages"),
         // Google's conformance runner's testee, answering through SwiftProtobuf (`make conformance`).
         .executableTarget(name: "swiftprotobuf-conformance-host", dependencies: ["ConformanceMessagesSwift", swiftProtobuf]),
-        // The schema `wireproof prove` is proving, through protoc-gen-swift, plus a registry of its
-        // message types by full name (generated, replaced on every prove run).
-        .target(name: "ProvedSchemaSwift", dependencies: [swiftProtobuf], path: "Generated/ProvedSchema"),
-        // Decodes and re-encodes the proof's cases through SwiftProtobuf (`wireproof prove`).
-        .executableTarget(name: "swiftprotobuf-peer", dependencies: ["ProvedSchemaSwift", swiftProtobuf]),
     ]
 )

@@ -18,7 +18,7 @@ public enum ProveCommand {
     public static let usage = """
         usage: wireproof prove --proto-dir DIR [--options FILE] [--proto-path DIR]... [--honour-options]
                                [--random N] [--seed N] [--mutants N] [--fuzz-seconds N]
-                               [--scratch DIR] [--json FILE]
+                               [--scratch DIR] [--json FILE] [--no-swiftprotobuf]
 
           --proto-dir     the schema: every .proto below DIR, named relative to it
           --options       a nanopb options file for every file (default: as make proto finds them)
@@ -30,6 +30,8 @@ public enum ProveCommand {
           --scratch DIR   the scratch package (default .scratch/prove/<name> in the Wireproof tree);
                           kept between runs so a second run rebuilds only what changed
           --json FILE     write the summary as JSON
+          --no-swiftprotobuf  leave SwiftProtobuf out (by default protoc-gen-swift generates the
+                          schema and SwiftProtobuf is judged next to the facades when it can be built)
         """
 
     struct Options {
@@ -43,6 +45,7 @@ public enum ProveCommand {
         var fuzzSeconds = 0
         var scratch: String?
         var json: String?
+        var swiftProtobufPeer = true
     }
 
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -67,6 +70,7 @@ public enum ProveCommand {
         guard rest.popFirst() == "prove" else { return .failure(UsageError(text: "expected the prove subcommand")) }
         while let flag = rest.popFirst() {
             if flag == "--honour-options" || flag == "--honor-options" { options.honourOptions = true; continue }
+            if flag == "--no-swiftprotobuf" { options.swiftProtobufPeer = false; continue }
             guard let value = rest.popFirst() else { return .failure(UsageError(text: "missing value for \(flag)")) }
             func number() -> Int? { Int(value).flatMap { $0 >= 0 ? $0 : nil } }
             switch flag {
