@@ -198,7 +198,14 @@ public enum PeerProof {
         if let why = DifferentialCheck.check(input, messageType, schema: schema, schemas: schemas) {
             return .failed("\(peer.name) and the facades differ and the facades' difference from the oracle is unexplained: \(why)")
         }
-        let rows = peerRows.union(facadeRows(features, oracle: oracle))
+        // The facades' rows count only when the facades themselves differ from the oracle.
+        let facadeDiffers: Bool
+        switch (facade, oracle) {
+        case let (bytes?, .success): facadeDiffers = meaning(bytes) != meaning(input)
+        case (nil, .failure): facadeDiffers = false
+        default: facadeDiffers = true
+        }
+        let rows = peerRows.union(facadeDiffers ? facadeRows(features, oracle: oracle) : [])
         if rows.isEmpty {
             return .failed("\(peer.name) and the facades differ (\(describe(peerVerdict)) vs \(facade.map { "accepts: " + hexPreview($0) } ?? "rejects")) and no row names why (features: \(features))")
         }
