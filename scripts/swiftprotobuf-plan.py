@@ -2,18 +2,22 @@
 
 Usage: swiftprotobuf-plan.py SET.pb
 Prints "generate NAME" for every file SwiftProtobuf does not ship compiled, and "shipped SWIFT_TYPE"
-for every message type of the files it does ship (the well-known types and descriptor.proto), so
-the peer's registry names SwiftProtobuf's own type for them. Runs on Debian's python3-protobuf.
+for every message type of the files it does ship (the well-known types), so the peer's registry
+names SwiftProtobuf's own type for them. descriptor.proto is generated like any other file:
+SwiftProtobuf ships a newer revision of it (Editions fields), and judging the set's own revision
+through another would report schema differences as codec differences. The well-known types cannot
+be generated outside SwiftProtobuf (Any's generated code uses its internal storage) and have not
+changed between the two revisions. Runs on Debian's python3-protobuf.
 """
 import sys
 
 from google.protobuf import descriptor_pb2
 
-# The .proto files whose Swift code is part of the SwiftProtobuf 1.38.1 library itself.
+# The well-known types, whose Swift code is part of the SwiftProtobuf 1.38.1 library itself.
 SHIPPED = {
     "google/protobuf/" + name + ".proto"
-    for name in ("any", "api", "descriptor", "duration", "empty", "field_mask", "source_context",
-                 "struct", "timestamp", "type", "wrappers")
+    for name in ("any", "api", "duration", "empty", "field_mask", "source_context", "struct",
+                 "timestamp", "type", "wrappers")
 }
 
 
