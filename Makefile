@@ -70,7 +70,8 @@ check-foreign: setup ## wireproof prove on public schemas the project never wrot
 check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol
 	@bash scripts/nanopb-symbols.sh --check
 
-# Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt.
+# Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt,
+# and against a SwiftProtobuf host (Peers/SwiftProtobuf) with Conformance/swiftprotobuf_failure_list.txt.
 .PHONY: conformance
 conformance: setup ## Google's conformance suite against the facades
 	@bash scripts/conformance.sh

@@ -10,7 +10,8 @@ public enum ProofRunnerCommand {
         usage: <runner> --descriptor-set FILE.pb [--mutants N] [--seed N] [--json FILE]
         """
 
-    public static func main(catalog: FacadeCatalog, arguments: [String]) -> Int32 {
+    /// `peer`, when given, is judged next to the facades on the same exemplars and mutants (PeerProof).
+    public static func main(catalog: FacadeCatalog, peer: PeerCodec? = nil, arguments: [String]) -> Int32 {
         var descriptorSet: String?
         var json: String?
         var configuration = SchemaProofConfiguration()
@@ -34,11 +35,15 @@ public enum ProofRunnerCommand {
         do { schemas = try SchemaSet(contentsOf: descriptorSet) } catch { return fail("cannot load \(descriptorSet): \(error)") }
 
         var lastReported = ""
-        let report = SchemaProof.run(catalog: catalog, schemas: schemas, configuration: configuration) { step, done, total in
+        let progress = { (step: String, done: Int, total: Int) in
             let tenth = max(1, total / 10)
             guard done % tenth == 0 || done == total else { return }
             let line = "prove: \(step) \(done)/\(total)"
             if line != lastReported { lastReported = line; printError(line) }
+        }
+        var report = SchemaProof.run(catalog: catalog, schemas: schemas, configuration: configuration, progress: progress)
+        if let peer {
+            report.peer = PeerProof.run(catalog: catalog, peer: peer, schemas: schemas, configuration: configuration, progress: progress)
         }
         for line in summary(of: report) { printOut(line) }
         if let json {
@@ -61,6 +66,7 @@ public enum ProofRunnerCommand {
         lines += report.missing.prefix(shown).map { "missing: oracle exemplar \($0) is neither generated nor excluded" }
         lines += report.failures.prefix(shown).map { "FAIL \($0)" }
         if report.failures.count > shown { lines.append("... and \(report.failures.count - shown) more failures") }
+        if let peer = report.peer { lines += peer.summary(shown: shown) }
         return lines
     }
 

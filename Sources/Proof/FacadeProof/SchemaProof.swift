@@ -44,6 +44,8 @@ public struct SchemaProofReport: Sendable, Codable {
     public var failures: [String]
     /// Oracle exemplars neither generated nor excluded with a reason (a stale catalog).
     public var missing: [String]
+    /// The peer's side (SwiftProtobuf in `wireproof prove`), when a peer took part.
+    public var peer: PeerProofReport?
 
     public var total: Row {
         var sum = Row(file: "total")
@@ -56,7 +58,7 @@ public struct SchemaProofReport: Sendable, Codable {
         return sum
     }
 
-    public var passed: Bool { failures.isEmpty && missing.isEmpty }
+    public var passed: Bool { failures.isEmpty && missing.isEmpty && (peer?.failures.isEmpty ?? true) }
 
     /// One line per file and a total, fixed-width.
     public var table: String {

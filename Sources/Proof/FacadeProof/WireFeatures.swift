@@ -23,6 +23,14 @@ public struct WireFeatures: Sendable, Equatable, CustomStringConvertible {
     public var wrongWireType = false
     /// Row 16: a length prefix is longer than 5 bytes.
     public var overlongLength = false
+    /// SwiftProtobuf row S2: a known string field (any syntax) holds bytes that are not UTF-8.
+    public var invalidUTF8InString = false
+    /// SwiftProtobuf row S3: a tag's varint (at most 5 bytes) has a value of 2^32 or more; Google's
+    /// parsers, the oracle and the facades keep its low 32 bits.
+    public var tagAbove32Bits = false
+    /// SwiftProtobuf row S4: a map entry's key or value arrives with a wire type its type cannot
+    /// have (also row 14 for the facades).
+    public var wrongWireTypeInMapEntry = false
     /// Messages nest (known submessages) this many levels below the top-level message.
     public var maxDepth = 0
     /// The walk stopped at a malformed construct (the rest of the input was not seen).
@@ -39,6 +47,9 @@ public struct WireFeatures: Sendable, Equatable, CustomStringConvertible {
         if unknownClosedEnumValue { names.append("unknownClosedEnumValue") }
         if wrongWireType { names.append("wrongWireType") }
         if overlongLength { names.append("overlongLength") }
+        if invalidUTF8InString { names.append("invalidUTF8InString") }
+        if tagAbove32Bits { names.append("tagAbove32Bits") }
+        if wrongWireTypeInMapEntry { names.append("wrongWireTypeInMapEntry") }
         if truncated { names.append("truncated") }
         names.append("depth \(maxDepth)")
         return names.joined(separator: ", ")
@@ -89,10 +100,12 @@ private struct Scanner {
         var seenOneofMessages: Set<Int> = []
         while offset < end {
             guard let tag = varint(end: end, maxBytes: 5) else { return false }
+            if tag.value > UInt64(UInt32.max) { features.tagAbove32Bits = true }
             let number = Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: tag.value) >> 3)
             guard let wire = WireType(rawValue: UInt8(tag.value & 7)) else { return false }
             if wire == .endGroup { return group == number }
             let field = schema.field(number: number)
+            if schema.isMapEntry, let field, field.type.wireType != wire { features.wrongWireTypeInMapEntry = true }
             if let field, field.type == .message || field.type == .group, !field.isRepeated {
                 if let index = field.oneofIndex, schema.oneofs.indices.contains(index), !schema.oneofs[index].isSynthetic {
                     if !seenOneofMessages.insert(index).inserted { features.duplicateSingularMessage = true }
@@ -138,6 +151,7 @@ private struct Scanner {
         switch field.type {
         case .string:
             if bytes[offset..<end].contains(0) { features.nulInString = true }
+            if String(validating: bytes[offset..<end], as: UTF8.self) == nil { features.invalidUTF8InString = true }
         case .bytes:
             break
         case .message:
@@ -185,6 +199,7 @@ private struct Scanner {
         guard depth <= depthLimit else { return false }
         while offset < end {
             guard let tag = varint(end: end, maxBytes: 5) else { return false }
+            if tag.value > UInt64(UInt32.max) { features.tagAbove32Bits = true }
             let inner = Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: tag.value) >> 3)
             switch tag.value & 7 {
             case 0: guard varint(end: end) != nil else { return false }

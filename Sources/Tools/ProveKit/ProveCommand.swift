@@ -39,6 +39,10 @@ public struct ProveCommand: AsyncParsableCommand {
           help: "Skip the device party (on whenever the schema sets nanopb options: its own nanopb build, options applied, against the facades; docs/device.md).")
     var noDevice = false
 
+    @Flag(name: .customLong("no-swiftprotobuf"),
+          help: "Leave SwiftProtobuf out (by default protoc-gen-swift generates the schema and SwiftProtobuf is judged next to the facades when it can be built).")
+    var noSwiftProtobuf = false
+
     @Option(name: .customLong("random"), help: "Also cross-check N random messages against protoc (spread over types).")
     var random: UInt = 0
 
@@ -67,6 +71,7 @@ public struct ProveCommand: AsyncParsableCommand {
         var protoPaths: [String] = []
         var honourOptions = false
         var device = true
+        var swiftProtobufPeer = true
         var random = 0
         var seed: UInt64 = 1
         var mutants = 64
@@ -77,7 +82,7 @@ public struct ProveCommand: AsyncParsableCommand {
 
     var options: Options {
         Options(protoDirectory: protoDirectory, optionsFile: optionsFile, protoPaths: protoPaths,
-                honourOptions: honourOptions, device: !noDevice, random: Int(clamping: random), seed: seed,
+                honourOptions: honourOptions, device: !noDevice, swiftProtobufPeer: !noSwiftProtobuf, random: Int(clamping: random), seed: seed,
                 mutants: Int(clamping: mutants), fuzzSeconds: Int(clamping: fuzzSeconds),
                 scratch: scratch, json: json)
     }

@@ -29,6 +29,8 @@ struct ProveSummary: Codable {
     var deviceSkipped: String?
     /// Why the run stopped early, when it did.
     var error: String?
+    /// The SwiftProtobuf peer: "on", or "off: why".
+    var swiftProtobuf: String?
 }
 
 struct Prover {
@@ -98,7 +100,7 @@ struct Prover {
         // 2. Generate C, facades and the catalog into the scratch package.
         ProveCommand.printError("prove [2/4] generate nanopb C, facades and the catalog")
         clock = Date()
-        do { try generate() } catch {
+        do { summary.swiftProtobuf = try generate().summary } catch {
             summary.error = "\(error)"
             ProveCommand.printError("prove: \(error)")
             return try finish(2)
@@ -168,6 +170,9 @@ struct Prover {
         }
 
         let proved = total.disagreed == 0 && proof.passed && !fuzzFailed && summary.device?.passed != false
+        if let peer = proof.peer?.total {
+            ProveCommand.printOut("prove: \(proof.peer!.peer): exemplars \(peer.exemplarsSame) same as the facades, \(peer.exemplarsExplained) explained; mutants \(peer.mutantsSame) same, \(peer.mutantsExplained) explained; \(peer.failed) failed")
+        }
         ProveCommand.printOut(String(
             format: "prove: %@: oracle %d agreed / %d disagreed; facades %d of %d exemplars passed (%d explained by known differences, %d excluded); %d mutants (%d failed)%@",
             proved ? "PROVED" : "FAILED", total.agreed, total.disagreed, proof.total.passed, proof.total.exemplars,
@@ -177,8 +182,9 @@ struct Prover {
     }
 
     /// Generates C, facades and the catalog into the scratch package from one plan, in this
-    /// process, and writes the package's manifest and runner.
-    private func generate() throws {
+    /// process (and the SwiftProtobuf peer's code when it is on), and writes the package's
+    /// manifest and runners.
+    private func generate() throws -> SwiftProtobufPeerStep.State {
         let fm = FileManager.default
         try fm.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
         var request = GenerationRequest(protoDirectory: protoDirectory, cOut: "\(scratch)/Sources/\(Self.cTarget)")
@@ -198,18 +204,11 @@ struct Prover {
         } catch {
             throw ProveError(description: "generation refused the schema: \(error)")
         }
+        let peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer)
+        if peer != .on { ProveCommand.printError("prove: SwiftProtobuf peer \(peer.summary)") }
+        let peerParts = SwiftProtobufPeerStep.manifestParts(peer)
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.runner)", withIntermediateDirectories: true)
-        try write("""
-            // Written by `wireproof prove`; do not edit. The proof runner of this schema.
-            import FacadeProof
-            import \(Self.catalogTarget)
-            #if canImport(Glibc)
-            import Glibc
-            #endif
-
-            exit(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))
-
-            """, to: "\(scratch)/Sources/\(Self.runner)/main.swift")
+        try write(SwiftProtobufPeerStep.runnerSource(peer, catalogModule: Self.catalogTarget), to: "\(scratch)/Sources/\(Self.runner)/main.swift")
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.deviceRunner)", withIntermediateDirectories: true)
         try write(Self.deviceRunnerMain, to: "\(scratch)/Sources/\(Self.deviceRunner)/main.swift")
         let identity = URL(fileURLWithPath: root).lastPathComponent.lowercased()
@@ -221,17 +220,18 @@ struct Prover {
 
             let package = Package(
                 name: "ProvedSchemaScratch",
-                dependencies: [.package(path: \(literal(root)))],
+                dependencies: [.package(path: \(literal(root)))\(peerParts.dependency)],
                 targets: [
                     .target(name: "\(Self.cTarget)", dependencies: [.product(name: "CNanopb", package: "\(identity)")]),
                     .target(name: "\(Self.facadeTarget)", dependencies: ["\(Self.cTarget)", .product(name: "NanopbRuntime", package: "\(identity)")]),
                     .target(name: "\(Self.catalogTarget)", dependencies: ["\(Self.facadeTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
-                    .executableTarget(name: "\(Self.runner)", dependencies: ["\(Self.catalogTarget)", .product(name: "FacadeProof", package: "\(identity)")]),
-                    .executableTarget(name: "\(Self.deviceRunner)", dependencies: ["\(Self.catalogTarget)", .product(name: "DeviceProof", package: "\(identity)")]),
+                    .executableTarget(name: "\(Self.runner)", dependencies: ["\(Self.catalogTarget)", .product(name: "FacadeProof", package: "\(identity)")\(peerParts.runnerDependency)]),
+                    .executableTarget(name: "\(Self.deviceRunner)", dependencies: ["\(Self.catalogTarget)", .product(name: "DeviceProof", package: "\(identity)")]),\(peerParts.target)
                 ]
             )
 
             """, to: scratch + "/Package.swift")
+        return peer
     }
 
     /// Writes `text` unless the file already holds it (so a rerun triggers no rebuild).

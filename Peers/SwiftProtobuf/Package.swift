@@ -1,0 +1,26 @@
+// swift-tools-version:6.2
+// SwiftProtobuf as a peer of the proof, in a package of its own (as Fuzz/ is): a program that
+// depends on NanopbRuntime or the facades never resolves swift-protobuf. The manifest never changes
+// at run time, so SwiftProtobuf and protoc-gen-swift are built once per checkout and reused.
+//
+// The code protoc-gen-swift writes lands in git-ignored folders under Generated/, which
+// scripts/swiftprotobuf-peer.sh creates and fills before any build (it is also the only supported
+// way in: `bash scripts/swiftprotobuf-peer.sh plugin|conformance-host|generate ...`).
+// Nothing of SwiftProtobuf is committed; Package.resolved is not either (the bundle mirror's
+// revision is not upstream's).
+import PackageDescription
+
+let swiftProtobuf: Target.Dependency = .product(name: "SwiftProtobuf", package: "swift-protobuf")
+
+let package = Package(
+    name: "WireproofSwiftProtobufPeer",
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.38.1"),
+    ],
+    targets: [
+        // conformance.proto and test_messages_proto3.proto through protoc-gen-swift (generated).
+        .target(name: "ConformanceMessagesSwift", dependencies: [swiftProtobuf], path: "Generated/ConformanceMessages"),
+        // Google's conformance runner's testee, answering through SwiftProtobuf (`make conformance`).
+        .executableTarget(name: "swiftprotobuf-conformance-host", dependencies: ["ConformanceMessagesSwift", swiftProtobuf]),
+    ]
+)

@@ -1,0 +1,79 @@
+// SwiftProtobuf as a peer of `wireproof prove`: protoc-gen-swift 1.38.1 generates the schema into the
+// scratch package (target ProvedSchemaSwift), and the proof runner judges SwiftProtobuf next to the
+// facades (FacadeProof.PeerProof). On by default; off with --no-swiftprotobuf; skipped with a
+// one-line reason when the peer cannot be built here (swift-protobuf cannot be resolved or built).
+// SwiftProtobuf enters only the scratch package's graph, never Wireproof's own.
+
+import Foundation
+import ProofSupport
+
+enum SwiftProtobufPeerStep {
+    static let target = "ProvedSchemaSwift"
+    static let dependency = #".package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.38.1")"#
+
+    /// Whether the peer takes part, and if not, why (one line).
+    enum State: Equatable {
+        case on
+        case off(String)
+
+        var summary: String {
+            switch self {
+            case .on: return "on"
+            case .off(let why): return "off: \(why)"
+            }
+        }
+    }
+
+    /// Generates the schema's SwiftProtobuf code into the scratch package (scripts/swiftprotobuf-peer.sh
+    /// generate, which builds protoc-gen-swift first). Exit 3 of the script means "unavailable here":
+    /// the peer is skipped with its reason; any other failure stops the proof.
+    static func prepare(root: String, scratch: String, enabled: Bool) throws -> State {
+        guard enabled else { return .off("turned off by --no-swiftprotobuf") }
+        let errors = scratch + "/swiftprotobuf-peer.log"
+        let status = try ChildProcess.runShowingOutput(
+            "/bin/bash", ["-c", "bash \"$0\" generate --descriptor-set \"$1\" --out \"$2\" 2> >(tee \"$3\" >&2)",
+                          root + "/scripts/swiftprotobuf-peer.sh", scratch + "/schema.pb", "\(scratch)/Sources/\(target)", errors])
+        if status == 0 { return .on }
+        let lastLine = (try? String(contentsOfFile: errors, encoding: .utf8))?
+            .split(separator: "\n").last.map(String.init) ?? "exit \(status)"
+        if status == 3 { return .off(lastLine.replacingOccurrences(of: "swiftprotobuf-peer: unavailable: ", with: "")) }
+        throw ProveError(description: "SwiftProtobuf code generation failed (scripts/swiftprotobuf-peer.sh exit \(status)): \(lastLine)")
+    }
+
+    /// The scratch manifest's extra package dependency, targets and runner dependency when on.
+    static func manifestParts(_ state: State) -> (dependency: String, target: String, runnerDependency: String) {
+        guard state == .on else { return ("", "", "") }
+        return (", " + dependency,
+                "\n        .target(name: \"\(target)\", dependencies: [.product(name: \"SwiftProtobuf\", package: \"swift-protobuf\")]),",
+                ", \"\(target)\"")
+    }
+
+    /// The runner's main.swift: the catalog alone, or the catalog and SwiftProtobuf as its peer.
+    static func runnerSource(_ state: State, catalogModule: String) -> String {
+        let header = """
+            // Written by `wireproof prove`; do not edit. The proof runner of this schema.
+            import FacadeProof
+            import \(catalogModule)
+            #if canImport(Glibc)
+            import Glibc
+            #endif
+
+            """
+        guard state == .on else {
+            return header + "\nexit(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))\n"
+        }
+        return header + """
+            import \(target)
+
+            let swiftProtobuf = PeerCodec(name: SwiftProtobufCodec.name) { messageType, bytes in
+                switch SwiftProtobufCodec.decodeReencode(messageType, bytes) {
+                case nil: return nil
+                case .success(let reencoded)?: return .accepted(reencoded)
+                case .failure(let rejection)?: return .rejected(rejection.reason)
+                }
+            }
+            exit(ProofRunnerCommand.main(catalog: facadeCatalog, peer: swiftProtobuf, arguments: Array(CommandLine.arguments.dropFirst())))
+
+            """
+    }
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The SwiftProtobuf peer (Peers/SwiftProtobuf): builds protoc-gen-swift, generates Swift code with it
+# into the package's git-ignored Generated/ folders, and builds the programs that use that code.
+# SwiftProtobuf itself is compiled once per checkout (the manifest never changes; generated files are
+# replaced only when their content changes, so a rerun rebuilds only what changed).
+#
+#   bash scripts/swiftprotobuf-peer.sh plugin
+#       builds protoc-gen-swift; prints its path
+#   bash scripts/swiftprotobuf-peer.sh conformance-host
+#       generates conformance.proto and test_messages_proto3.proto (Debian's protobuf source in
+#       .deps/protobuf), builds swiftprotobuf-conformance-host; prints its path
+#   bash scripts/swiftprotobuf-peer.sh generate --descriptor-set FILE --out DIR
+#       generates every file of a descriptor set (protoc --descriptor_set_in) that SwiftProtobuf does
+#       not ship into DIR, with a registry of all its message types (`wireproof prove` does this
+#       into its scratch package, whose runner links SwiftProtobuf next to the facades)
+#
+# Exit status: 0 done; 3 the peer is unavailable here (SwiftPM cannot resolve swift-protobuf, or it
+# does not build): the last line of stderr says why in one line; 1 anything else (a generation
+# failure is a real failure). Progress and build logs: Peers/SwiftProtobuf/.build/peer-*.log.
+# Environment: SWIFT, SWIFTPROTOBUF_PEER_CONFIG (debug, the default, or release).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+SWIFT=${SWIFT:-swift}
+config=${SWIFTPROTOBUF_PEER_CONFIG:-debug}
+package="$root/Peers/SwiftProtobuf"
+generated="$package/Generated"
+logs="$package/.build"
+
+say() { echo "swiftprotobuf-peer: $*" >&2; }
+unavailable() { say "unavailable: $*"; exit 3; }
+die() { say "$*"; exit 1; }
+
+# Every target folder must exist before SwiftPM loads the manifest.
+mkdir -p "$generated/ConformanceMessages" "$logs"
+# One generator or builder at a time per checkout (prove runs may overlap with make conformance).
+exec 9> "$logs/peer.lock"
+flock 9
+
+# swift build in the peer package; unavailable (exit 3) with a one-line reason when it fails
+# before our own code compiles (resolution, or SwiftProtobuf itself).
+build() {
+  local product=$1 log="$logs/peer-$1.log"
+  if ! "$SWIFT" package --package-path "$package" resolve > "$logs/peer-resolve.log" 2>&1; then
+    unavailable "swift package resolve cannot fetch swift-protobuf 1.38.1 ($(grep -m1 -i error "$logs/peer-resolve.log" || tail -1 "$logs/peer-resolve.log"))"
+  fi
+  if ! "$SWIFT" build --package-path "$package" -c "$config" --product "$product" > "$log" 2>&1; then
+    grep -E 'error:' "$log" | head -20 >&2 || tail -20 "$log" >&2
+    if grep -q 'checkouts/swift-protobuf' <(grep -E 'error:' "$log"); then
+      unavailable "SwiftProtobuf 1.38.1 does not build with this toolchain (log: $log)"
+    fi
+    die "$product does not build (log: $log)"
+  fi
+  printf '%s\n' "$("$SWIFT" build --package-path "$package" -c "$config" --show-bin-path)/$product"
+}
+
+# Moves the files of staging folder $1 into $2, replacing only files whose content changed and
+# removing files $1 does not have, so SwiftPM recompiles only what changed.
+sync_folder() {
+  local from=$1 to=$2 f
+  (cd "$from" && find . -type f) | while read -r f; do
+    if ! cmp -s "$from/$f" "$to/$f"; then mkdir -p "$(dirname "$to/$f")"; cp "$from/$f" "$to/$f"; fi
+  done
+  (cd "$to" && find . -type f) | while read -r f; do [ -e "$from/$f" ] || rm -f "$to/$f"; done
+}
+
+# protoc-gen-swift into a staging folder: public types (the code is its own module), one file name
+# per .proto path (so equal base names in two folders cannot clash).
+generate() {
+  local staging=$1; shift
+  local plugin; plugin=$(build protoc-gen-swift)
+  rm -rf "$staging"; mkdir -p "$staging"
+  protoc --plugin=protoc-gen-swift="$plugin" --swift_out="$staging" \
+    --swift_opt=Visibility=Public --swift_opt=FileNaming=PathToUnderscores "$@" ||
+    die "protoc-gen-swift failed on: ${*: -1}"
+}
+
+case "${1:-}" in
+  plugin)
+    build protoc-gen-swift
+    ;;
+  conformance-host)
+    pbsrc="$root/.deps/protobuf"
+    [ -f "$pbsrc/conformance/conformance.proto" ] || die "no $pbsrc/conformance: run make setup"
+    staging="$logs/staging-conformance"
+    generate "$staging" -I "$pbsrc/conformance" -I "$pbsrc/src" conformance.proto google/protobuf/test_messages_proto3.proto
+    sync_folder "$staging" "$generated/ConformanceMessages"
+    build swiftprotobuf-conformance-host
+    ;;
+  generate)
+    shift
+    descriptors="" out=""
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --descriptor-set) descriptors=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) die "unknown argument '$1'" ;;
+      esac
+    done
+    [ -f "$descriptors" ] && [ -n "$out" ] || die "usage: see the header of $0"
+    # Every file of the set except those SwiftProtobuf ships compiled (the well-known types and
+    # descriptor.proto: generating them again would clash with its internals); the message types of
+    # those come from SwiftProtobuf itself. Lines: "generate FILE" or "shipped SWIFT_TYPE".
+    plan=$(/usr/bin/python3 "$root/scripts/swiftprotobuf-plan.py" "$descriptors") || die "cannot read $descriptors"
+    mapfile -t files < <(sed -n 's/^generate //p' <<< "$plan")
+    mapfile -t shipped < <(sed -n 's/^shipped //p' <<< "$plan")
+    staging="$logs/staging-generate"
+    if [ ${#files[@]} -gt 0 ]; then
+      generate "$staging" --descriptor_set_in="$descriptors" "${files[@]}"
+    else
+      rm -rf "$staging"; mkdir -p "$staging"
+    fi
+    # The registry: every message type protoc-gen-swift declared (its conformance line names the
+    # Swift type) and every shipped one, keyed by full protobuf name at run time.
+    mapfile -t types < <(cat /dev/null "$staging"/*.swift 2>/dev/null |
+      sed -n -E 's/^(nonisolated )?extension ([A-Za-z0-9_.]+): SwiftProtobuf\.Message, SwiftProtobuf\._MessageImplementationBase.*/\2/p' | sort -u)
+    {
+      echo "// Written by scripts/swiftprotobuf-peer.sh generate; do not edit."
+      echo "// Every message type of the schema through SwiftProtobuf, by full protobuf name."
+      echo "import SwiftProtobuf"
+      echo ""
+      echo "public let swiftProtobufMessageTypes: [any SwiftProtobuf.Message.Type] = ["
+      for t in "${types[@]}"; do echo "    $t.self,"; done
+      for t in "${shipped[@]}"; do echo "    SwiftProtobuf.$t.self,"; done
+      echo "]"
+    } > "$staging/SwiftProtobufMessageTypes.swift"
+    cp "$package/ProveAdapter/SwiftProtobufCodec.swift" "$staging/"
+    mkdir -p "$out"
+    sync_folder "$staging" "$out"
+    say "$(( ${#types[@]} + ${#shipped[@]} )) message types through SwiftProtobuf (${#files[@]} files generated by protoc-gen-swift)"
+    ;;
+  *)
+    die "usage: swiftprotobuf-peer.sh plugin|conformance-host|generate ... (see the header of $0)"
+    ;;
+esac
