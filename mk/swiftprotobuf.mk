@@ -3,5 +3,5 @@
 #   make swiftprotobuf-plugin        build protoc-gen-swift 1.38.1 (prints its path)
 #   make conformance                 runs Google's suite against the SwiftProtobuf host too
 .PHONY: swiftprotobuf-plugin
-swiftprotobuf-plugin: setup
+swiftprotobuf-plugin: setup ## build protoc-gen-swift 1.38.1 for the SwiftProtobuf peer (prints its path)
 	@bash scripts/swiftprotobuf-peer.sh plugin
