@@ -14,9 +14,9 @@
 #       not ship into DIR, with a registry of all its message types (`wireproof prove` does this
 #       into its scratch package, whose runner links SwiftProtobuf next to the facades)
 #
-# Exit status: 0 done; 3 the peer is unavailable here (SwiftPM cannot resolve swift-protobuf, or it
-# does not build): the last line of stderr says why in one line; 1 anything else (a generation
-# failure is a real failure). Progress and build logs: Peers/SwiftProtobuf/.build/peer-*.log.
+# Exit status: 0 done; 3 the peer is unavailable here (SwiftPM cannot resolve swift-protobuf, it
+# does not build, or protoc-gen-swift crashes on the schema): the last line of stderr says why in
+# one line; 1 anything else (a generation failure is a real failure). Progress and build logs: Peers/SwiftProtobuf/.build/peer-*.log.
 # Environment: SWIFT, SWIFTPROTOBUF_PEER_CONFIG (debug, the default, or release).
 set -euo pipefail
 
@@ -31,8 +31,15 @@ say() { echo "swiftprotobuf-peer: $*" >&2; }
 unavailable() { say "unavailable: $*"; exit 3; }
 die() { say "$*"; exit 1; }
 
-# Every target folder must exist before SwiftPM loads the manifest.
+# Every target folder must exist and hold a source before SwiftPM first loads the manifest: a target
+# that was empty then stays out of SwiftPM's cached build plan, and the first build after its code
+# arrives fails with "no such module" (seen on every fresh clone). The placeholder goes away when
+# the generated code replaces it.
 mkdir -p "$generated/ConformanceMessages" "$logs"
+if ! compgen -G "$generated/ConformanceMessages/*.swift" > /dev/null; then
+  echo "// Placeholder until scripts/swiftprotobuf-peer.sh conformance-host writes this target's code." \
+    > "$generated/ConformanceMessages/Placeholder.swift"
+fi
 # One generator or builder at a time per checkout (prove runs may overlap with make conformance).
 exec 9> "$logs/peer.lock"
 flock 9
@@ -70,9 +77,16 @@ generate() {
   local staging=$1; shift
   local plugin; plugin=$(build protoc-gen-swift)
   rm -rf "$staging"; mkdir -p "$staging"
-  protoc --plugin=protoc-gen-swift="$plugin" --swift_out="$staging" \
-    --swift_opt=Visibility=Public --swift_opt=FileNaming=PathToUnderscores "$@" ||
+  local log="$logs/peer-protoc.log"
+  if ! protoc --plugin=protoc-gen-swift="$plugin" --swift_out="$staging" \
+    --swift_opt=Visibility=Public --swift_opt=FileNaming=PathToUnderscores "$@" 2> "$log"; then
+    # A crash of the plugin is SwiftProtobuf's own bug on this schema: the peer cannot take part.
+    if grep -q 'Plugin killed by signal' "$log"; then
+      unavailable "protoc-gen-swift 1.38.1 crashed on this schema ($(grep -m1 -o 'Swift runtime failure: [^ ].*in protoc-gen-swift' "$log" || grep -m1 -o 'Plugin killed by signal [0-9]*' "$log"); log: ${log#"$root"/})"
+    fi
+    cat "$log" >&2
     die "protoc-gen-swift failed on: ${*: -1}"
+  fi
 }
 
 case "${1:-}" in
@@ -98,9 +112,10 @@ case "${1:-}" in
       esac
     done
     [ -f "$descriptors" ] && [ -n "$out" ] || die "usage: see the header of $0"
-    # Every file of the set except those SwiftProtobuf ships compiled (the well-known types and
-    # descriptor.proto: generating them again would clash with its internals); the message types of
-    # those come from SwiftProtobuf itself. Lines: "generate FILE" or "shipped SWIFT_TYPE".
+    # Every file of the set except the well-known types, which SwiftProtobuf ships compiled (their
+    # generated code needs its internals; their message types come from SwiftProtobuf itself).
+    # descriptor.proto is generated at the set's own revision. Lines: "generate FILE" or
+    # "shipped SWIFT_TYPE" (scripts/swiftprotobuf-plan.py).
     plan=$(/usr/bin/python3 "$root/scripts/swiftprotobuf-plan.py" "$descriptors") || die "cannot read $descriptors"
     mapfile -t files < <(sed -n 's/^generate //p' <<< "$plan")
     mapfile -t shipped < <(sed -n 's/^shipped //p' <<< "$plan")
@@ -110,10 +125,18 @@ case "${1:-}" in
     else
       rm -rf "$staging"; mkdir -p "$staging"
     fi
+    # protoc-gen-swift writes descriptor.proto as the library's own file, without importing
+    # SwiftProtobuf; outside the library it needs the import (its types then shadow the library's
+    # newer revision inside this module, which is what the proof judges).
+    bundled="$staging/google_protobuf_descriptor.pb.swift"
+    if [ -f "$bundled" ]; then
+      sed -i "s|^// 'import SwiftProtobuf' suppressed.*|import SwiftProtobuf|" "$bundled"
+      grep -q '^import SwiftProtobuf$' "$bundled" || die "protoc-gen-swift's descriptor.proto no longer suppresses its import the way this script expects"
+    fi
     # The registry: every message type protoc-gen-swift declared (its conformance line names the
     # Swift type) and every shipped one, keyed by full protobuf name at run time.
     mapfile -t types < <(cat /dev/null "$staging"/*.swift 2>/dev/null |
-      sed -n -E 's/^(nonisolated )?extension ([A-Za-z0-9_.]+): SwiftProtobuf\.Message, SwiftProtobuf\._MessageImplementationBase.*/\2/p' | sort -u)
+      sed -n -E 's/^(nonisolated )?extension ([A-Za-z0-9_.]+): (SwiftProtobuf\.)?Message, (SwiftProtobuf\.)?_MessageImplementationBase.*/\2/p' | sort -u)
     {
       echo "// Written by scripts/swiftprotobuf-peer.sh generate; do not edit."
       echo "// Every message type of the schema through SwiftProtobuf, by full protobuf name."

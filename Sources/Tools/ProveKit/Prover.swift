@@ -204,8 +204,22 @@ struct Prover {
         } catch {
             throw ProveError(description: "generation refused the schema: \(error)")
         }
-        let peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer)
+        var peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer)
+        try writeManifestAndRunners(peer: peer)
+        if peer == .on {
+            // protoc-gen-swift's code is SwiftProtobuf's, not ours: when it does not compile, the
+            // peer leaves this proof with the compiler's first error instead of stopping it.
+            ProveCommand.printError("prove: building SwiftProtobuf and its code for this schema")
+            peer = try SwiftProtobufPeerStep.checkBuilds(scratch: scratch)
+            if peer != .on { try writeManifestAndRunners(peer: peer) }
+        }
         if peer != .on { ProveCommand.printError("prove: SwiftProtobuf peer \(peer.summary)") }
+        return peer
+    }
+
+    /// The scratch package's manifest and its two runners, with or without the SwiftProtobuf peer.
+    private func writeManifestAndRunners(peer: SwiftProtobufPeerStep.State) throws {
+        let fm = FileManager.default
         let peerParts = SwiftProtobufPeerStep.manifestParts(peer)
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.runner)", withIntermediateDirectories: true)
         try write(SwiftProtobufPeerStep.runnerSource(peer, catalogModule: Self.catalogTarget), to: "\(scratch)/Sources/\(Self.runner)/main.swift")
@@ -231,7 +245,6 @@ struct Prover {
             )
 
             """, to: scratch + "/Package.swift")
-        return peer
     }
 
     /// Writes `text` unless the file already holds it (so a rerun triggers no rebuild).

@@ -40,6 +40,19 @@ enum SwiftProtobufPeerStep {
         throw ProveError(description: "SwiftProtobuf code generation failed (scripts/swiftprotobuf-peer.sh exit \(status)): \(lastLine)")
     }
 
+    /// Compiles the peer's target alone (SwiftProtobuf and protoc-gen-swift's code for the schema).
+    /// `.on` when it builds; otherwise off with the compiler's first error: protoc-gen-swift 1.38.1
+    /// writes code that does not compile for some legal schemas (a field named like a nested type).
+    static func checkBuilds(scratch: String) throws -> State {
+        let result = try ChildProcess.run("/usr/bin/env", ["swift", "build", "--package-path", scratch, "--target", target])
+        if result.status == 0 { return .on }
+        let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        let firstError = output.split(separator: "\n").first { $0.contains("error:") && !$0.contains("emit-module command failed") }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "swift build exit \(result.status)"
+        let shortened = firstError.replacingOccurrences(of: scratch + "/Sources/", with: "")
+        return .off("protoc-gen-swift 1.38.1's code for this schema does not compile (\(shortened))")
+    }
+
     /// The scratch manifest's extra package dependency, targets and runner dependency when on.
     static func manifestParts(_ state: State) -> (dependency: String, target: String, runnerDependency: String) {
         guard state == .on else { return ("", "", "") }
