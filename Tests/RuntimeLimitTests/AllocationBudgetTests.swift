@@ -1,5 +1,5 @@
-// The allocation budget (patches/nanopb/0200-allocation-budget.patch, NanopbDecodeOptions): the
-// issue's hostile inputs -- ~1 MiB of empty repeated submessages that nanopb alone turns into
+// The allocation budget (patches/nanopb/0200-allocation-budget.patch and 0210, NanopbDecodeOptions):
+// hostile inputs -- ~1 MiB of empty repeated submessages that nanopb alone turns into
 // +73 MiB -- fail with a typed error naming the budget and the offset of the refused allocation;
 // legitimate messages decode; explicit budgets are honoured to the byte; nothing leaks either way.
 // Peak memory is measured by scripts/peak-memory.sh, not here (tests never assert resources).
@@ -25,6 +25,15 @@ func participantWithEmptyTracks(_ count: Int) -> [UInt8] { repeated([0x32, 0x00]
 /// rtm.StatsSnapshot with `count` entries of `streams_by_ssrc` (field 3), each an entry whose value
 /// is an empty RtpStreamStats (`1a 02 12 00`): 4 bytes each.
 func statsWithEmptyMapEntries(_ count: Int) -> [UInt8] { repeated([0x1A, 0x02, 0x12, 0x00], count: count) }
+
+/// rtm.DataPacket whose `value` oneof switches `count` times between an empty `user` (field 5) and
+/// an empty `chat` (field 6): 2 bytes per switch, the last one `chat` when `count` is even.
+func dataPacketSwitchingOneof(_ count: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(2 * count)
+    for i in 0..<count { bytes += [i % 2 == 0 ? 0x2A : 0x32, 0x00] }
+    return bytes
+}
 
 @Suite struct AllocationBudgetTests {
     static func standardBudget(_ input: Int) -> Int { 6 * input + (1 << 20) }
@@ -69,6 +78,38 @@ func statsWithEmptyMapEntries(_ count: Int) -> [UInt8] { repeated([0x1A, 0x02, 0
         try expectBalancedAllocations {
             let decoded = try Rtm_Participant(serializedBytes: bytes)
             #expect(decoded.tracks.count == 2_000 && decoded.attributes.count == 500)
+        }
+    }
+
+    @Test func aOneofSwitchedBackAndForthPaysForOneMemberAtATime() throws {
+        // Charged a fresh member per switch and never credited, these switches would pass the
+        // standard budget (the premise is checked, so the test cannot pass vacuously).
+        let perSwitch = min(MemoryLayout<rtm_UserPayload>.size, MemoryLayout<rtm_ChatMessage>.size) + Int(PB_BUDGET_ALLOC_OVERHEAD)
+        let switches = 2 * ((1 << 20) / max(perSwitch - 12, 1) + 5_000)
+        let input = dataPacketSwitchingOneof(switches)
+        #expect(switches * perSwitch > Self.standardBudget(input.count))
+        try expectBalancedAllocations {
+            let packet = try Rtm_DataPacket(serializedBytes: input)
+            guard case .chat? = packet.value else { Issue.record("the last member was chat, got \(String(describing: packet.value))"); return }
+        }
+    }
+
+    @Test func aReplacedBytesOrStringMemberIsCreditedItsWholeBlock() throws {
+        let overhead = Int(PB_BUDGET_ALLOC_OVERHEAD)
+        // bytes "abc" then string "hi": the bytes block (pb_size_t size + 3 bytes) is given back
+        // before the string's 3 bytes are charged, so the larger of the two blocks is enough.
+        let bytesBlock = MemoryLayout<pb_size_t>.size + 3 + overhead
+        let bytesThenString = try Rtm_DataPacket.with { $0.value = .opaque([1, 2, 3]) }.serializedBytes()
+            + Rtm_DataPacket.with { $0.value = .debugText("hi") }.serializedBytes()
+        // string "hello world" then bytes "ab": the string's 12 bytes are given back first.
+        let stringBlock = 12 + overhead
+        let stringThenBytes = try Rtm_DataPacket.with { $0.value = .debugText("hello world") }.serializedBytes()
+            + Rtm_DataPacket.with { $0.value = .opaque([1, 2]) }.serializedBytes()
+        try expectBalancedAllocations {
+            let first = try Rtm_DataPacket(serializedBytes: bytesThenString, options: .init(allocationBudget: .bytes(bytesBlock)))
+            #expect(first.value == .debugText("hi"))
+            let second = try Rtm_DataPacket(serializedBytes: stringThenBytes, options: .init(allocationBudget: .bytes(stringBlock)))
+            #expect(second.value == .opaque([1, 2]))
         }
     }
 

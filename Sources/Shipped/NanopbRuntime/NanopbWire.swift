@@ -49,7 +49,8 @@ public struct NanopbDecodeOptions: Sendable, Hashable {
     /// repeated submessage -- become a whole heap-allocated struct, so without a limit a peer can
     /// turn 1 MiB of input into 73 MiB of memory. The budget is charged inside nanopb's decoder
     /// before each allocation (patches/nanopb/0200-allocation-budget.patch): the bytes it adds plus
-    /// 16 for every new heap block; frees are not credited. A decode that would pass it fails with
+    /// 16 for every new heap block; frees are not credited, but for the own block of a oneof member
+    /// that another member replaces (patch 0210). A decode that would pass it fails with
     /// `.budgetExceeded(budget:)` at the offset of the refused allocation; nothing leaks.
     public enum AllocationBudget: Sendable, Hashable {
         /// `perInputByte` bytes for every input byte, plus `fixed`: memory stays linear in the input.
