@@ -42,6 +42,34 @@ struct LifetimeTests {
         #expect(released { weakOwner == nil && weakConnection == nil }, "no retain cycle keeps them alive")
     }
 
+    @Test func aHandlerSetAfterCancelIsDroppedSoItsCaptureCannotKeepTheConnectionAlive() {
+        weak var weakConnection: Connection?
+        do {
+            let connection = Connection(host: "127.0.0.1", port: 9, using: .tcp)
+            weakConnection = connection
+            let states = Recorder<ConnectionState>()
+            connection.stateUpdateHandler = { states.append($0) }
+            connection.start(queue: DispatchQueue(label: "late-handler"))
+            connection.cancel()
+            #expect(states.waitFor(.cancelled))
+            // Captures the connection strongly: kept, it would be a cycle nothing breaks any more.
+            connection.stateUpdateHandler = { _ in _ = connection }
+            #expect(connection.stateUpdateHandler == nil)
+        }
+        #expect(released { weakConnection == nil })
+    }
+
+    @Test func handlersSetOnACancelledListenerAreDropped() throws {
+        let server = try TestServer(.tcp)
+        server.stop()
+        #expect(server.states.wait { $0.contains(.cancelled) })
+        let listener = server.listener
+        listener.stateUpdateHandler = { _ in _ = listener }
+        listener.newConnectionHandler = { _ in _ = listener }
+        listener.validationHandler = { _ in _ = listener; return true }
+        #expect(listener.stateUpdateHandler == nil && listener.newConnectionHandler == nil && listener.validationHandler == nil)
+    }
+
     @Test func readyConnectionDroppedByItsOwnerIsReleasedAndClosed() throws {
         let server = try TestServer(.tcp)
         defer { server.stop() }

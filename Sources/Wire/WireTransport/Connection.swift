@@ -143,9 +143,12 @@ public final class Connection: @unchecked Sendable {
 
     // MARK: public API
 
+    /// Called on the start queue with every new state; `cancelled` is its last call. A handler set
+    /// once the connection is cancelled is dropped: it could never be called, and kept it would hold
+    /// whatever it captures (usually the connection itself) for ever.
     public var stateUpdateHandler: (@Sendable (ConnectionState) -> Void)? {
         get { queue.sync { stateHandler } }
-        set { queue.sync { stateHandler = newValue } }
+        set { queue.sync { stateHandler = state == .cancelled ? nil : newValue } }
     }
 
     /// The current state (as last reported to the state handler, or about to be).

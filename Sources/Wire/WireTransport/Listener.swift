@@ -62,17 +62,19 @@ public final class Listener: @unchecked Sendable {
         if let channel { queue.async { channel.close() } }
     }
 
+    // Handlers set once the listener is cancelled are dropped, as cancelling drops the ones it had:
+    // they could never be called, and kept they would hold what they capture for ever.
     public var stateUpdateHandler: (@Sendable (ListenerState) -> Void)? {
         get { queue.sync { stateHandler } }
-        set { queue.sync { stateHandler = newValue } }
+        set { queue.sync { stateHandler = state == .cancelled ? nil : newValue } }
     }
     public var newConnectionHandler: (@Sendable (Connection) -> Void)? {
         get { queue.sync { connectionHandler } }
-        set { queue.sync { connectionHandler = newValue } }
+        set { queue.sync { connectionHandler = state == .cancelled ? nil : newValue } }
     }
     public var validationHandler: (@Sendable (SocketAddress) -> Bool)? {
         get { queue.sync { validation } }
-        set { queue.sync { validation = newValue } }
+        set { queue.sync { validation = state == .cancelled ? nil : newValue } }
     }
     public var connectionLimit: Int? {
         get { queue.sync { limit } }
