@@ -58,7 +58,8 @@ public struct DeviceDriver: Sendable {
         try Data(data).write(to: URL(fileURLWithPath: requestPath))
         try? FileManager.default.removeItem(atPath: responsePath)
         let result = try ChildProcess.run(executable, [requestPath, responsePath])
-        let bytes = FileManager.default.contents(atPath: responsePath).map { [UInt8]($0) } ?? []
+        // No file when the driver died before its first answer.
+        let bytes = (try? ChildProcess.readFile(responsePath)) ?? []
         var answers: [DeviceAnswer] = [], offset = 0
         while offset + 5 <= bytes.count {
             let status = bytes[offset]

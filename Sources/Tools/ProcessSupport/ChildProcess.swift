@@ -30,7 +30,7 @@ public enum ChildProcess {
         defer { files.remove() }
         let pid = try spawn(executable, arguments, files, directory)
         let status = waitForExit(pid)
-        return Result(status: status, stdout: try readAll(files.stdout), stderr: try readAll(files.stderr))
+        return Result(status: status, stdout: try readFile(files.stdout), stderr: try readFile(files.stderr))
     }
 
     /// As `run`, but waits on a Dispatch thread, so concurrent runs never block the cooperative
@@ -44,7 +44,7 @@ public enum ChildProcess {
         let status = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: waitForExit(pid)) }
         }
-        return Result(status: status, stdout: try readAll(files.stdout), stderr: try readAll(files.stderr))
+        return Result(status: status, stdout: try readFile(files.stdout), stderr: try readFile(files.stderr))
     }
 
     /// Runs `executable` with the caller's stdout and stderr (so its progress shows as it happens),
@@ -155,7 +155,9 @@ public enum ChildProcess {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
-    private static func readAll(_ path: String) throws(LaunchError) -> [UInt8] {
+    /// The whole content of the file at `path` (a file a child wrote). stdio, not Foundation:
+    /// FoundationEssentials' file reading leaks a buffer in some paths, which LeakSanitizer reports.
+    public static func readFile(_ path: String) throws(LaunchError) -> [UInt8] {
         guard let file = fopen(path, "rb") else {
             throw LaunchError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
