@@ -119,7 +119,11 @@ extension Connection {
         disarmDeadline()
         guard let channel else { return }
         if !parameters.isDatagram {
-            try? channel.socket.withDescriptor { fd throws(SystemError) in try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1) }
+            do {
+                try channel.socket.withDescriptor { fd throws(SystemError) in try parameters.tcp.apply(to: fd) }
+            } catch {
+                return apply(.fatalFailure(error.wireError))
+            }
         }
         guard let context = tlsContext else { return establish() }
         let isServer: Bool

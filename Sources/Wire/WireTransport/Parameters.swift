@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a connection or listener runs: TCP (plain or with TLS on top) or UDP, with the options of
 /// each layer, in the shape of Network.framework's NWParameters. `.tcp`, `.udp` and `.tls(options)`
 /// are the common spellings.
@@ -40,9 +42,40 @@ public struct TCPOptions: Sendable, Hashable {
     /// are still pending (RFC 8305's Connection Attempt Delay; it recommends 250 ms and a range of
     /// 100 ms to 2 s). A refused address moves on to the next at once. Default 0.25.
     public var connectionAttemptDelay: Double
+    /// TCP_NODELAY: small writes leave at once instead of waiting for the previous segment's
+    /// acknowledgement (Nagle's algorithm off). Default true: a request-response protocol of small
+    /// messages otherwise waits up to one round trip plus the peer's delayed-ACK timer per message.
+    public var noDelay: Bool
+    /// SO_KEEPALIVE: the kernel probes an idle connection, so a peer that vanished without a FIN or
+    /// RST (power loss, a NAT that dropped the mapping) fails the connection with
+    /// `failed(recv: ETIMEDOUT)` instead of leaving it `ready` for ever. Default false.
+    public var enableKeepalive: Bool
+    /// Seconds of idleness before the first probe (TCP_KEEPIDLE); 0 keeps the kernel's default
+    /// (7,200 s on Linux). Only with `enableKeepalive`.
+    public var keepaliveIdle: Int
+    /// Seconds between probes (TCP_KEEPINTVL); 0 keeps the kernel's default (75 s).
+    public var keepaliveInterval: Int
+    /// Unanswered probes before the connection fails (TCP_KEEPCNT); 0 keeps the kernel's default (9).
+    public var keepaliveCount: Int
 
-    public init(connectionTimeout: Double? = 30, connectionAttemptDelay: Double = 0.25) {
+    public init(connectionTimeout: Double? = 30, connectionAttemptDelay: Double = 0.25, noDelay: Bool = true,
+                enableKeepalive: Bool = false, keepaliveIdle: Int = 0, keepaliveInterval: Int = 0, keepaliveCount: Int = 0) {
         self.connectionTimeout = connectionTimeout
         self.connectionAttemptDelay = connectionAttemptDelay
+        self.noDelay = noDelay
+        self.enableKeepalive = enableKeepalive
+        self.keepaliveIdle = keepaliveIdle
+        self.keepaliveInterval = keepaliveInterval
+        self.keepaliveCount = keepaliveCount
+    }
+
+    /// Applies the socket-level options to a connected (or accepted) TCP socket.
+    func apply(to fd: Int32) throws(SystemError) {
+        try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: noDelay ? 1 : 0)
+        guard enableKeepalive else { return }
+        try Sys.setOption(fd, level: SOL_SOCKET, name: SO_KEEPALIVE, value: 1)
+        if keepaliveIdle > 0 { try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPIDLE, value: Int32(clamping: keepaliveIdle)) }
+        if keepaliveInterval > 0 { try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPINTVL, value: Int32(clamping: keepaliveInterval)) }
+        if keepaliveCount > 0 { try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_KEEPCNT, value: Int32(clamping: keepaliveCount)) }
     }
 }
