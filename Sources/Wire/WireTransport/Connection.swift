@@ -30,7 +30,7 @@ public final class Connection: @unchecked Sendable {
         case accepted(TLSContext?)
         case udpChild(UDPPeerTable, SocketAddress)
     }
-    struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)? }
+    struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)?; var isFinal = false }
     struct PendingReceive {
         let minimum: Int
         let maximum: Int
@@ -57,6 +57,8 @@ public final class Connection: @unchecked Sendable {
     var tlsContext: TLSContext?
     var attempts = 0
     var retryTimer: DispatchWorkItem?
+    /// A final message was queued: every later send is refused.
+    var finalMessageQueued = false
     /// The connect attempt in flight (outbound connections only).
     var race: ConnectRace?
     /// The timeout of the stage in progress (connect, then TLS handshake).
@@ -193,6 +195,24 @@ public final class Connection: @unchecked Sendable {
     /// `send(content:completion:)` for a byte array (no `Data` copy).
     public func send(bytes: [UInt8], completion: (@Sendable (WireError?) -> Void)? = nil) {
         queue.async { self.enqueueSend(bytes, completion) }
+    }
+
+    /// What a send means for the stream (NWConnection.ContentContext's two common values).
+    public enum ContentContext: Sendable {
+        /// Bytes of the stream; more may follow.
+        case defaultMessage
+        /// The last bytes this side sends: once they are written, the write side is closed (TLS:
+        /// close_notify, then TCP: shutdown(SHUT_WR)), so the peer's last receive gets `isComplete`.
+        /// This side keeps receiving until the peer closes too. A later send fails with
+        /// `invalidArgument`. On UDP it is an ordinary datagram (UDP has no write side to close).
+        case finalMessage
+    }
+
+    /// Sends `content` (may be nil with `.finalMessage`: only close the write side). `completion`
+    /// runs once the bytes are taken and, for a final message, the write side is closed.
+    public func send(content: Data?, contentContext: ContentContext, completion: (@Sendable (WireError?) -> Void)? = nil) {
+        let bytes = content.map { [UInt8]($0) } ?? []
+        queue.async { self.enqueueSend(bytes, completion, isFinal: contentContext == .finalMessage) }
     }
 
     /// Delivers between `minimumIncompleteLength` and `maximumLength` bytes (TCP/TLS; exactly n for

@@ -25,9 +25,13 @@ extension Connection {
         channel.armWrite(w.write || r.write)
     }
 
-    func enqueueSend(_ bytes: [UInt8], _ completion: (@Sendable (WireError?) -> Void)?) {
+    func enqueueSend(_ bytes: [UInt8], _ completion: (@Sendable (WireError?) -> Void)?, isFinal: Bool = false) {
         guard !state.isTerminal else {
             if let completion { deliverSend(completion, terminalError) }
+            return
+        }
+        guard !finalMessageQueued else {
+            if let completion { deliverSend(completion, .invalidArgument("send after the final message")) }
             return
         }
         if case .udpChild(let table, let peer) = origin {
@@ -36,7 +40,8 @@ extension Connection {
             table.send(bytes, to: peer) { error in if let completion { userQueue.async { completion(error) } } }
             return
         }
-        sends.append(PendingSend(bytes: bytes, offset: 0, completion: completion))
+        if isFinal && !parameters.isDatagram { finalMessageQueued = true }
+        sends.append(PendingSend(bytes: bytes, offset: 0, completion: completion, isFinal: isFinal && !parameters.isDatagram))
         if stage == .ready && batchDepth == 0 { service() }
     }
 
@@ -51,6 +56,12 @@ extension Connection {
         guard batchDepth == 0, !sends.isEmpty, let channel else { return (false, false) }
         if parameters.isDatagram { return flushDatagrams(channel) }
         while stage == .ready, var head = sends.first {
+            if head.offset >= head.bytes.count {  // written whole (or empty): complete it
+                sends.removeFirst()
+                if head.isFinal, let error = closeWriteSide(channel) { return fatal(error) }
+                if let c = head.completion { deliverSend(c, nil) }
+                continue
+            }
             let step: TLSStep
             if let tls = channel.tls {
                 step = head.bytes.withUnsafeBytes { tls.write(UnsafeRawBufferPointer(rebasing: $0[head.offset...])) }
@@ -67,12 +78,7 @@ extension Connection {
             switch step {
             case .done(let n):
                 head.offset += n
-                if head.offset >= head.bytes.count {
-                    sends.removeFirst()
-                    if let c = head.completion { deliverSend(c, nil) }
-                } else {
-                    sends[0] = head
-                }
+                sends[0] = head  // completed at the top of the loop once whole
             case .wantWrite: return (false, true)
             case .wantRead: return (true, false)
             case .closed: return fatal(.tls(reason: "write: the peer closed the TLS session"))
@@ -80,6 +86,18 @@ extension Connection {
             }
         }
         return (false, false)
+    }
+
+    /// After the final message: TLS sends close_notify, then TCP's write side is shut, so the peer
+    /// reads end of stream; this side's read side stays open. nil when done.
+    func closeWriteSide(_ channel: IOChannel) -> WireError? {
+        channel.tls?.shutdown()
+        do {
+            try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.shutdownWrite(fd) }
+            return nil
+        } catch {
+            return error.wireError
+        }
     }
 
     func pumpReads() -> Needs {

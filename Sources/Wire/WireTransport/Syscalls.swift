@@ -134,6 +134,11 @@ enum Sys {
         _ = try retryingEINTR("setsockopt") { Glibc.setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
+    /// shutdown(SHUT_WR): the peer reads end of stream; this side can still read.
+    static func shutdownWrite(_ fd: Int32) throws(SystemError) {
+        _ = try retryingEINTR("shutdown") { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    }
+
     /// SO_LINGER {on, 0}: the next close sends RST instead of FIN (used to refuse a connection).
     static func setLingerZero(_ fd: Int32) throws(SystemError) {
         var l = linger(l_onoff: 1, l_linger: 0)
