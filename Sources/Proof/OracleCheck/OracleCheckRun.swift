@@ -18,6 +18,9 @@ public struct OracleCheckConfiguration: Sendable {
     public var concurrency: Int = 4
     /// protoc executable; nil to search PATH.
     public var protocPath: String?
+    /// Also keep the compiled descriptor set (`--include_imports`) there, so a caller that needs
+    /// the same schema (`wireproof prove`'s generation step) does not run protoc on it again.
+    public var descriptorSetOut: String?
 
     public init(protoDirectory: String, protoFiles: [String]? = nil, randomCount: Int = 0, seed: UInt64 = 1) {
         self.protoDirectory = protoDirectory; self.protoFiles = protoFiles
@@ -150,6 +153,14 @@ public enum OracleCheck {
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         let compiled = try await compile(configuration, scratch: scratch)
+        if let out = configuration.descriptorSetOut {
+            do {
+                try? FileManager.default.removeItem(atPath: out)
+                try FileManager.default.copyItem(atPath: compiled.descriptorSetPath, toPath: out)
+            } catch {
+                throw .io("cannot keep the descriptor set at \(out): \(error)")
+            }
+        }
         let files = Set(compiled.files)
         let messages = compiled.schemas.messages.filter { !$0.isMapEntry && files.contains($0.file) }
 

@@ -80,6 +80,9 @@ struct Prover {
         var clock = Date()
         var configuration = OracleCheckConfiguration(protoDirectory: protoDirectory, randomCount: options.random, seed: options.seed)
         configuration.includePaths = options.protoPaths + configuration.includePaths + [root + "/.deps/nanopb/generator/proto"]
+        // protoc compiles the schema once: generation (step 2) reads the set the oracle compiled.
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        configuration.descriptorSetOut = scratch + "/schema.pb"
         let oracle: OracleCheckReport
         do {
             oracle = try await OracleCheck.run(configuration) { done, total in
@@ -189,7 +192,7 @@ struct Prover {
         try fm.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
         var request = GenerationRequest(protoDirectory: protoDirectory, cOut: "\(scratch)/Sources/\(Self.cTarget)")
         request.swiftOut = "\(scratch)/Sources/\(Self.facadeTarget)"
-        request.descriptorOut = "\(scratch)/schema.pb"
+        request.descriptorSet = "\(scratch)/schema.pb"  // compiled by the oracle step, with the same include paths
         request.optionsFile = options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         request.protoPaths = options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         request.honourOptions = options.honourOptions
