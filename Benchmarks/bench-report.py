@@ -3,6 +3,7 @@
 
     bench-report.py lines RESULTS.json FILE...          lines of the fixed-cost runtime
     bench-report.py sizes RESULTS.json CONFIG=BUILD_DIR... --out DIR --all-count N --one-count N
+    bench-report.py peer-sizes RESULTS.json CONFIG=EXECUTABLE... --out DIR   SizePacket on SwiftProtobuf
     bench-report.py codec RESULTS.json TIME_OUTPUT CALLGRIND_ANNOTATE_DIR ITERATIONS
     bench-report.py summary RESULTS.json --doc docs/measurements.md --command CMD --header TEXT
 
@@ -450,6 +451,34 @@ def ratio_lines(ratios):
     return lines
 
 
+def cmd_peer_sizes(results_path, args):
+    """SizePacket built against SwiftProtobuf, measured as cmd_sizes measures the facades' probes."""
+    out, builds = None, []
+    i = 0
+    while i < len(args):
+        if args[i] == "--out":
+            out = args[i + 1]; i += 2
+        else:
+            builds.append(tuple(args[i].split("=", 1))); i += 1
+    results = load(results_path)
+    peer = {}
+    print("\n  SwiftProtobuf 1.38.1: the same SizePacket source against protoc-gen-swift's code, vs SizeBaseline")
+    for config, binary in builds:
+        stripped = os.path.join(out, f"{config}-SizePacketSwiftProtobuf")
+        run("strip", "-o", stripped, binary)
+        text, data, _ = berkeley(stripped)
+        base = results["sizes"][config]["SizeBaseline"]
+        facades = results["size_figures"][config]
+        added = text + data - base["alloc"]
+        p = {"alloc": text + data, "added": added, "file_added": os.path.getsize(stripped) - base["file"],
+             "ratio_all": facades["packet_alloc"] / added, "ratio_pruned": facades["packet_pruned_alloc"] / added}
+        peer[config] = p
+        print(f"    [{config}] SwiftProtobuf +{added:,} B text+data ({kb(added)}); facades ÷ SwiftProtobuf: "
+              f"all types {p['ratio_all']:.2f} (goal <= 0.2), pruned {p['ratio_pruned']:.2f} (goal <= 0.1)")
+    results["swiftprotobuf_sizes"] = peer
+    save(results_path, results)
+
+
 # ---------------------------------------------------------------------------------------------
 def cmd_summary(results_path, doc, command, header):
     r = load(results_path)
@@ -476,6 +505,14 @@ def cmd_summary(results_path, doc, command, header):
         rows.append((f"Shipped layer, facades pruned to use ({label})",
                      f"{d['packet_pruned_alloc']:,} B text+data ({kb(d['packet_pruned_alloc'])}); file +{d['packet_pruned_file']:,} B",
                      "SizePacketPruned - SizeBaseline, stripped"))
+        p = r.get("swiftprotobuf_sizes", {}).get(config)
+        if p:
+            met = lambda ratio, goal: "met" if ratio <= goal else "NOT met"
+            rows.append((f"SwiftProtobuf 1.38.1 in the same program ({label})",
+                         f"{p['added']:,} B text+data ({kb(p['added'])}); facades ÷ SwiftProtobuf: all types "
+                         f"{p['ratio_all']:.2f} (goal <= 0.2: {met(p['ratio_all'], 0.2)}), pruned {p['ratio_pruned']:.2f} "
+                         f"(goal <= 0.1: {met(p['ratio_pruned'], 0.1)})",
+                         "the SizePacket source against protoc-gen-swift's code - SizeBaseline, stripped"))
     codec, counts = r.get("codec", {}), r.get("instructions", {})
     for packet, ops in codec.items():
         for kind in ["encode", "decode"]:
@@ -551,6 +588,8 @@ def main():
         save(results_path, results)
     elif cmd == "sizes":
         cmd_sizes(args[0], args[1:])
+    elif cmd == "peer-sizes":
+        cmd_peer_sizes(args[0], args[1:])
     elif cmd == "codec":
         cmd_codec(args[0], args[1], args[2], int(args[3]))
     elif cmd == "ratios":

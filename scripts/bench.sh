@@ -4,7 +4,8 @@
 #   1. lines of the fixed-cost runtime (Sources/Shipped/NanopbRuntime);
 #   2. bytes of facade code per message on a dead-stripped release link;
 #   3. what the shipped layer (nanopb + generated C + NanopbRuntime + facades) adds to an executable
-#      that encodes and decodes a DataPacket, with a per-group breakdown;
+#      that encodes and decodes a DataPacket, with a per-group breakdown, and what SwiftProtobuf
+#      1.38.1 adds to the same program (3b);
 #   4. encode and decode time of the facades against the oracle (wall time, interleaved rounds,
 #      medians, ratios; plus callgrind instruction counts);
 #   4b. scripts/bench-ratios.sh: facades / plain nanopb C (Benchmarks/CodecC) / libprotobuf full and
@@ -156,9 +157,10 @@ build() {  # CONFIG FLAGS...
   fi
   echo "  built in $(( $(date +%s) - t0 ))s"
 }
+dead_strip=(-Xswiftc -Xfrontend -Xswiftc -internalize-at-link -Xswiftc -Xfrontend -Xswiftc -function-sections
+  -Xcc -ffunction-sections -Xcc -fdata-sections)
 build default
-build stripped -Xswiftc -Xfrontend -Xswiftc -internalize-at-link -Xswiftc -Xfrontend -Xswiftc -function-sections \
-  -Xcc -ffunction-sections -Xcc -fdata-sections
+build stripped "${dead_strip[@]}"
 for config in default stripped; do
   for exe in SizePacket SizePacketPruned SizeOne SizeOnePruned SizeAll SizeBaseline; do
     "$TMP/build-$config/release/$exe" "probe" >/dev/null 2>&1 || die "$config/$exe does not run"
@@ -169,6 +171,29 @@ echo
 progress "3/5 sizes: stripped copies, \`size\`, \`nm -S\` attribution"
 "$py" Benchmarks/bench-report.py sizes "$results" default="$TMP/build-default" stripped="$TMP/build-stripped" \
   --out "$out" --all-count "$all_count" --one-count "$one_count"
+
+# --- 3b. The same size probe against SwiftProtobuf ---------------------------------------------
+# Benchmarks/SizePacket/main.swift, unchanged but for its import, built against protoc-gen-swift's
+# code for Protos/ in the SwiftProtobuf peer package (scripts/swiftprotobuf-peer.sh size-probe), in
+# both configurations; the baseline is the same SizeBaseline.
+echo
+peer_builds=()
+for config in default stripped; do
+  progress "3/5 SwiftProtobuf 1.38.1: the SizePacket source against protoc-gen-swift's code ($config)"
+  flags=(); [ "$config" = default ] || flags=("${dead_strip[@]}")
+  status=0
+  exe=$(bash scripts/swiftprotobuf-peer.sh size-probe --scratch-path "$TMP/swiftprotobuf-$config" "${flags[@]}" \
+        2> "$out/swiftprotobuf-$config.log") || status=$?
+  if [ "$status" -eq 0 ]; then
+    "$exe" probe > /dev/null || die "$config SwiftProtobuf size probe does not run"
+    peer_builds+=("$config=$exe")
+  elif [ "$status" -eq 3 ]; then
+    echo "  bench-swiftprotobuf: skipped: $(tail -n 1 "$out/swiftprotobuf-$config.log")"
+  else
+    tail -20 "$out/swiftprotobuf-$config.log"; die "the SwiftProtobuf size probe failed ($config)"
+  fi
+done
+[ ${#peer_builds[@]} -eq 0 ] || "$py" Benchmarks/bench-report.py peer-sizes "$results" --out "$out" "${peer_builds[@]}"
 
 # --- 4. Codec timings ---------------------------------------------------------------------------
 echo

@@ -18,7 +18,7 @@ let packet = Rtm_DataPacket.with {
     })
 }
 do {
-    let bytes = try packet.serializedBytes()
+    let bytes: [UInt8] = try packet.serializedBytes()  // the annotation SwiftProtobuf needs (its result is generic)
     let back = try Rtm_DataPacket(serializedBytes: bytes)
     print(bytes.count, back.sequence, back.chat.text.count)
 } catch {

@@ -22,5 +22,10 @@ let package = Package(
         .target(name: "ConformanceMessagesSwift", dependencies: [swiftProtobuf], path: "Generated/ConformanceMessages"),
         // Google's conformance runner's testee, answering through SwiftProtobuf (`make conformance`).
         .executableTarget(name: "swiftprotobuf-conformance-host", dependencies: ["ConformanceMessagesSwift", swiftProtobuf]),
+        // The bundled schema (Protos/) through protoc-gen-swift (generated).
+        .target(name: "BundledProtoSwift", dependencies: [swiftProtobuf], path: "Generated/BundledProto"),
+        // Benchmarks/SizePacket/main.swift, the facades' size probe, compiled unchanged but for its
+        // import against SwiftProtobuf's code (`make bench`'s size rows; the same source builds on both).
+        .executableTarget(name: "size-packet-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/SizePacket"),
     ]
 )
