@@ -69,6 +69,19 @@ runs=("${schemas[@]}")
 if [ ${#only[@]} -eq 0 ]; then
   runs+=("$root/.deps/foreign/nanopb-intsizes+honour" "$root/.deps/foreign/nanopb-anonymous_oneof+honour")
 fi
+# Schemas that import descriptor.proto (directly or through nanopb.proto) first, together: the
+# SwiftProtobuf peer's code for descriptor.proto then compiles once for all of them instead of
+# again after every schema without it (the scratch package keeps only the current schema's code).
+with_descriptor=() without_descriptor=()
+for run in "${runs[@]}"; do
+  if grep -rqlE "import +(public +)?[\"'](google/protobuf/descriptor|nanopb)\.proto[\"']" --include='*.proto' "${run%+honour}" ||
+     [ -n "$(find "${run%+honour}" -name descriptor.proto -print -quit)" ]; then
+    with_descriptor+=("$run")
+  else
+    without_descriptor+=("$run")
+  fi
+done
+runs=("${with_descriptor[@]}" "${without_descriptor[@]}")
 names=()
 index=0
 for run in "${runs[@]}"; do
