@@ -79,7 +79,7 @@ let package = Package(
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
         .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
         .testTarget(
-            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit"],
+            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport"],
             exclude: ["Fixtures"]),
         // Facades against the oracle where they deliberately differ (docs/deviations.md), and
         // concatenation merge (NanopbMsg.stamping).

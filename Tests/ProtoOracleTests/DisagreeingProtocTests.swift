@@ -1,5 +1,6 @@
 import Foundation
 import OracleCheck
+import ProofSupport
 import ProtoOracle
 import ProveKit
 import Testing
@@ -30,9 +31,9 @@ import Testing
         // process holds the file open for writing would keep it open and make it unexecutable
         // ("text file busy"); the copy's write descriptor lives only in the `cp` process.
         try script.write(toFile: path + ".txt", atomically: true, encoding: .utf8)
-        let copy = try Process.run(URL(fileURLWithPath: "/bin/cp"), arguments: [path + ".txt", path])
-        copy.waitUntilExit()
-        try #require(copy.terminationStatus == 0)
+        // ChildProcess, not Foundation's Process, which leaks under LeakSanitizer (ProcessSupport).
+        let copy = try ChildProcess.run("/bin/cp", [path + ".txt", path])
+        try #require(copy.status == 0, "\(copy.stderrText)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return path
     }
