@@ -8,13 +8,8 @@ import Testing
 @Suite("Final message")
 struct FinalMessageTests {
     private func halfClose(_ parameters: Parameters, client clientParameters: Parameters) throws {
-        let server = try TestServer(parameters)
-        defer { server.stop() }
-        let (client, states) = makeClient(clientParameters, port: server.port)
-        defer { client.cancel() }
-        #expect(states.waitFor(.ready), "\(states.values)")
-        #expect(server.accepted.wait { !$0.isEmpty })
-        let peer = server.accepted.values[0]
+        let (server, client, peer) = try connectedPair(parameters, client: clientParameters)
+        defer { server.stop(); client.cancel() }
 
         let sent = Recorder<WireError?>()
         client.send(content: Data("bye".utf8), contentContext: .finalMessage) { sent.append($0) }
@@ -43,14 +38,10 @@ struct FinalMessageTests {
     }
 
     @Test func anEmptyFinalMessageOnlyClosesTheWriteSide() throws {
-        let server = try TestServer(.tcp)
-        defer { server.stop() }
-        let (client, states) = makeClient(.tcp, port: server.port)
-        defer { client.cancel() }
-        #expect(states.waitFor(.ready))
-        #expect(server.accepted.wait { !$0.isEmpty })
+        let (server, client, peer) = try connectedPair(.tcp)
+        defer { server.stop(); client.cancel() }
         client.send(content: nil, contentContext: .finalMessage)
-        let end = receiveBlocking(server.accepted.values[0], min: 1, max: 10)
+        let end = receiveBlocking(peer, min: 1, max: 10)
         #expect(end?.0 == nil && end?.1 == true && end?.2 == nil, "\(String(describing: end))")
     }
 }

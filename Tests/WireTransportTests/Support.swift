@@ -97,6 +97,20 @@ func makeClient(_ parameters: Parameters, port: UInt16, host: String = "127.0.0.
     return (connection, states)
 }
 
+/// A started server, a client of it that reached `ready`, and the server's side of that connection.
+/// The caller stops the server and cancels the client (`defer`).
+func connectedPair(_ serverParameters: Parameters, client clientParameters: Parameters? = nil) throws
+    -> (server: TestServer, client: Connection, peer: Connection) {
+    let server = try TestServer(serverParameters)
+    let (client, states) = makeClient(clientParameters ?? serverParameters, port: server.port)
+    guard states.waitFor(.ready), server.accepted.wait(until: { !$0.isEmpty }) else {
+        client.cancel(); server.stop()
+        Issue.record("no connected pair: client states \(states.values), accepted \(server.accepted.values.count)")
+        throw WireError.notConnected
+    }
+    return (server, client, server.accepted.values[0])
+}
+
 /// A port nothing listens on: bound (never listening, so connects are refused) to learn a free
 /// port, then closed before returning.
 func unusedPort() throws -> UInt16 {

@@ -21,11 +21,8 @@ struct TCPOptionsTests {
     }
 
     @Test func byDefaultNagleIsOffAndKeepaliveIsOff() throws {
-        let server = try TestServer(.tcp)
-        defer { server.stop() }
-        let (client, states) = makeClient(.tcp, port: server.port)
-        defer { client.cancel() }
-        #expect(states.waitFor(.ready))
+        let (server, client, _) = try connectedPair(.tcp)
+        defer { server.stop(); client.cancel() }
         #expect(option(client, Int32(IPPROTO_TCP), TCP_NODELAY) == 1)
         #expect(option(client, SOL_SOCKET, SO_KEEPALIVE) == 0)
     }
@@ -33,13 +30,8 @@ struct TCPOptionsTests {
     @Test func keepaliveAndNagleSettingsReachTheClientAndTheAcceptedSocket() throws {
         let tcp = TCPOptions(noDelay: false, enableKeepalive: true, keepaliveIdle: 30, keepaliveInterval: 5, keepaliveCount: 3)
         let parameters = Parameters(tcp: tcp)
-        let server = try TestServer(parameters)
-        defer { server.stop() }
-        let (client, states) = makeClient(parameters, port: server.port)
-        defer { client.cancel() }
-        #expect(states.waitFor(.ready))
-        #expect(server.accepted.wait { !$0.isEmpty })
-        let accepted = server.accepted.values[0]
+        let (server, client, accepted) = try connectedPair(parameters)
+        defer { server.stop(); client.cancel() }
         // The accepted connection applies its options once started; wait until it is ready.
         for _ in 0 ..< 500 where accepted.currentState != .ready { Thread.sleep(forTimeInterval: 0.01) }
         for (side, connection) in [("client", client), ("accepted", accepted)] {
