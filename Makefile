@@ -30,6 +30,8 @@ oracle-check: setup ## the oracle against protoc alone (ORACLE_ARGS)
 #   make proto PROTO_DIR=~/src/myapi/protos C_OUT=Sources/MyAPIC SWIFT_OUT=Sources/MyAPI
 # PRUNE lists source folders: facades only for the types they spell (empty: every type).
 # NANOPB_OPTIONS: nanopb options file for every file (empty: the one *.options at PROTO_DIR's top).
+# LIMITS_FROM_OPTIONS=1: the facades carry the limits the schema's options give the device's nanopb
+# build, and deviceLimitViolations() (docs/device.md).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run`.
 # CATALOG_OUT: the schema's catalog module for the proof; when set, `wireproof generate` writes it
@@ -42,10 +44,11 @@ C_MODULE ?= $(notdir $(C_OUT))
 SWIFT_OUT ?= Sources/Generated/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
+LIMITS_FROM_OPTIONS ?=
 CATALOG_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Sources/Generated/BundledProtoCatalog)
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
-	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") \
+	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") $(if $(strip $(LIMITS_FROM_OPTIONS)),--limits-from-options) \
 	$(if $(strip $(DESCRIPTOR_OUT)),--descriptor-out "$(DESCRIPTOR_OUT)") --hint-package-root "$(CURDIR)"
 export SWIFT SWIFT_BUILD_FLAGS
 

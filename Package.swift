@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Sources/Tools/CommandLineSupport"),
         // Facade generator: library + thin `protogen` command (`make proto` calls it). Shipped-side:
         // it depends on the schema model only, never on the oracle or anything of the proof.
-        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
+        .target(name: "NanopbDeviceLayout", dependencies: ["NanopbRuntime"], path: "Sources/Tools/NanopbDeviceLayout"),
+        .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "NanopbDeviceLayout", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
@@ -67,7 +68,7 @@ let package = Package(
         .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
         // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
         // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
-        .target(name: "DeviceProof", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
+        .target(name: "DeviceProof", dependencies: ["FacadeProof", "NanopbDeviceLayout", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
         .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"]),
         // Proof-side generation: a schema's catalog module (every oracle exemplar written as facade
         // builder calls), emitted from the generator's plan; `wireproof catalog` runs it.

@@ -3,6 +3,7 @@
 // compiled with that output and nanopb's own runtime from the Wireproof tree's .deps/nanopb.
 
 import Foundation
+import NanopbDeviceLayout
 import ProofSupport
 
 public enum DeviceBuild {

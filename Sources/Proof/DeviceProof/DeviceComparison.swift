@@ -3,6 +3,7 @@
 // device drops (callbacks, FT_IGNORE: "truncated"), a fixed_length / fixed_count field the device
 // always writes (zeros where nothing was sent: "filled") — or it is a failure.
 
+import NanopbDeviceLayout
 import ProtoOracle
 import ProtoSchema
 

@@ -2,6 +2,7 @@
 // C from scripts/device-build.py), run once over a batch of messages.
 
 import Foundation
+import NanopbDeviceLayout
 import ProofSupport
 
 /// What the device did with one message.

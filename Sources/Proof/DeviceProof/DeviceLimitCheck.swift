@@ -1,6 +1,7 @@
 // Which fields of a message value the device's build would refuse, and why: the limits of
 // DeviceLayout applied to an oracle value, recursively through the submessages the device keeps.
 
+import NanopbDeviceLayout
 import ProtoOracle
 import ProtoSchema
 

@@ -10,6 +10,7 @@
 //     the message of its limit; the facades' answer to each "past" is reported (they have no
 //     limits, so they accept it: that is the mismatch an app meets).
 
+@_exported import NanopbDeviceLayout
 import FacadeProof
 import Foundation
 import ProtoOracle
@@ -26,8 +27,11 @@ public struct DeviceProofReport: Codable, Sendable {
         /// Accepted exemplars the device kept only part of (a dropped field), or padded ("filled").
         public var truncated = 0, filled = 0
         public var limitAt = 0, limitAtAccepted = 0, limitPast = 0, limitPastRefused = 0
-        /// "Past" limit exemplars the facades accept (all of them, while the facades carry no limits).
+        /// "Past" limit exemplars the facades decode (all of them: their decoder has no limits).
         public var facadesAcceptPast = 0
+        /// Messages the facades' own limit check (`--limits-from-options`) judged as the layout
+        /// does, and "past" limit exemplars it flagged.
+        public var appChecked = 0, appFlagsPast = 0
         public var failed = 0
 
         public init(file: String) { self.file = file }
@@ -36,6 +40,7 @@ public struct DeviceProofReport: Codable, Sendable {
             exemplars += other.exemplars; accepted += other.accepted; refusedByOption += other.refusedByOption
             truncated += other.truncated; filled += other.filled; limitAt += other.limitAt; limitAtAccepted += other.limitAtAccepted
             limitPast += other.limitPast; limitPastRefused += other.limitPastRefused; facadesAcceptPast += other.facadesAcceptPast
+            appChecked += other.appChecked; appFlagsPast += other.appFlagsPast
             failed += other.failed
         }
     }
@@ -65,7 +70,8 @@ public struct DeviceProofReport: Codable, Sendable {
 
     /// The table `wireproof prove` prints.
     public var table: String {
-        let head = ["exemplars", "accepted", "refused", "truncated", "filled", "at", "at ok", "past", "past refused", "facades accept past", "failed"]
+        let head = ["exemplars", "accepted", "refused", "truncated", "filled", "at", "at ok", "past", "past refused", "facades accept past",
+                    "app checked", "app flags past", "failed"]
         func line(_ name: String, _ cells: [String]) -> String {
             name.padding(toLength: max(36, name.count), withPad: " ", startingAt: 0)
                 + zip(head, cells).map { String(repeating: " ", count: max(0, $0.0.count - $0.1.count) + 1) + $0.1 }.joined()
@@ -74,7 +80,8 @@ public struct DeviceProofReport: Codable, Sendable {
                      line("file", head)]
         for row in rows + [total] {
             lines.append(line(row.file, [row.exemplars, row.accepted, row.refusedByOption, row.truncated, row.filled, row.limitAt,
-                                         row.limitAtAccepted, row.limitPast, row.limitPastRefused, row.facadesAcceptPast, row.failed].map(String.init)))
+                                         row.limitAtAccepted, row.limitPast, row.limitPastRefused, row.facadesAcceptPast, row.appChecked, row.appFlagsPast,
+                                         row.failed].map(String.init)))
         }
         return lines.joined(separator: "\n")
     }
@@ -179,6 +186,30 @@ public enum DeviceProof {
             if let limit = item.limit, !limit.isAt, let facade, (try? facade.decodeReencode(item.bytes)) != nil {
                 update(item.type) { $0.facadesAcceptPast += 1 }
             }
+            // The app's own check (facades generated with --limits-from-options) must name exactly
+            // the fields the layout finds past its declared limits (the padding a static bytes
+            // field may add is the device's, not the schema's).
+            if let check = facade?.deviceLimitViolations {
+                let expected = DeviceLimitCheck.violations(of: item.value, layout: given).map(\.description).sorted()
+                switch Result(catching: { try check(item.bytes).sorted() }) {
+                case .success(let said) where said == expected:
+                    update(item.type) { row in
+                        row.appChecked += 1
+                        if let limit = item.limit, !limit.isAt, !said.isEmpty { row.appFlagsPast += 1 }
+                    }
+                case .success(let said):
+                    failure = failure ?? "\(item.name): the facades' deviceLimitViolations() names [\(said.joined(separator: "; "))], the device's layout [\(expected.joined(separator: "; "))]"
+                case .failure where !expected.isEmpty:
+                    // Facades that honour an option (int_size) refuse the value outright: stronger
+                    // than flagging it.
+                    update(item.type) { row in
+                        row.appChecked += 1
+                        if let limit = item.limit, !limit.isAt { row.appFlagsPast += 1 }
+                    }
+                case .failure(let error):
+                    failure = failure ?? "\(item.name): the facades cannot decode it to check its limits: \(error)"
+                }
+            }
             update(item.type) { row in
                 if let limit = item.limit { if limit.isAt { row.limitAt += 1 } else { row.limitPast += 1 } } else { row.exemplars += 1 }
                 if failure != nil { row.failed += 1 }
@@ -214,4 +245,10 @@ public enum DeviceProof {
             return .failure(DeviceProofError(description: "the oracle refuses the facades' re-encoding of the device's bytes: \(error)"))
         }
     }
+}
+
+/// Why the device party could not run (as opposed to a check failing).
+public struct DeviceProofError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(description: String) { self.description = description }
 }

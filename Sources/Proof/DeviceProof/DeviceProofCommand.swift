@@ -5,6 +5,7 @@
 
 import FacadeProof
 import Foundation
+import NanopbDeviceLayout
 import ProtoSchema
 
 public enum DeviceProofCommand {
@@ -62,6 +63,8 @@ extension DeviceProofReport {
     /// The device's part of `wireproof prove`'s verdict line.
     public var verdict: String {
         "device \(total.accepted) accepted / \(total.refusedByOption) refused by option / \(total.truncated) truncated of \(total.exemplars) exemplars, "
-            + "limits \(total.limitAtAccepted)/\(total.limitAt) at accepted, \(total.limitPastRefused)/\(total.limitPast) past refused (\(failures.count) failed)"
+            + "limits \(total.limitAtAccepted)/\(total.limitAt) at accepted, \(total.limitPastRefused)/\(total.limitPast) past refused"
+            + (total.appChecked > 0 ? ", app's limit check flagged \(total.appFlagsPast)/\(total.limitPast) past" : "")
+            + " (\(failures.count) failed)"
     }
 }

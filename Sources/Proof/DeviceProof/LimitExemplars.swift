@@ -4,6 +4,7 @@
 // and fixed_count wrong by one either way. The device must accept every "at" and refuse every
 // "past"; the rest of each message is the smallest valid one (required fields only).
 
+import NanopbDeviceLayout
 import ProtoOracle
 import ProtoSchema
 

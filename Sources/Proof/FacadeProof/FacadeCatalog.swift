@@ -11,10 +11,27 @@ public struct FacadeMessageType: Sendable {
     public let fullName: String
     /// Decodes bytes with the facade and encodes the result again. Throws `NanopbError`.
     public let decodeReencode: @Sendable ([UInt8]) throws -> [UInt8]
+    /// When the facades carry the device's limits (`--limits-from-options`): decodes bytes with
+    /// the facade and returns its `deviceLimitViolations()` as descriptions.
+    public let deviceLimitViolations: (@Sendable ([UInt8]) throws -> [String])?
 
     public init<Storage: NanopbStorage & SendableMetatype>(_ fullName: String, _ facade: NanopbMsg<Storage>.Type) {
         self.fullName = fullName
         self.decodeReencode = { try NanopbMsg<Storage>(serializedBytes: $0).serializedBytes() }
+        if Storage.self is any NanopbDeviceLimited.Type {
+            self.deviceLimitViolations = { bytes in try Self.limitViolations(Storage.self, bytes) }
+        } else {
+            self.deviceLimitViolations = nil
+        }
+    }
+
+    private static func limitViolations<Storage: NanopbStorage>(_ type: Storage.Type, _ bytes: [UInt8]) throws -> [String] {
+        guard let limited = type as? any NanopbDeviceLimited.Type else { return [] }
+        return try violations(limited, bytes)
+    }
+
+    private static func violations<Limited: NanopbDeviceLimited>(_ type: Limited.Type, _ bytes: [UInt8]) throws -> [String] {
+        try NanopbMsg<Limited>(serializedBytes: bytes).deviceLimitViolations().map(\.description)
     }
 }
 
@@ -81,6 +98,7 @@ extension FacadeMessageType {
     public init(_ fullName: String, decodeReencode: @escaping @Sendable ([UInt8]) throws -> [UInt8]) {
         self.fullName = fullName
         self.decodeReencode = decodeReencode
+        self.deviceLimitViolations = nil
     }
 }
 

@@ -2,6 +2,7 @@
 // from one emitter per construct (EnumEmitter, NamespaceEmitter, MessageEmitter with
 // FieldEmitter and OneofEmitter), checked against the builder invariant, then rendered.
 
+import NanopbDeviceLayout
 import ProtoSchema
 
 /// One generated file: its name in the output folder and its complete text.
@@ -24,6 +25,8 @@ let runtimeVersionMarker = "NanopbRuntimeVersion_1"
 struct FacadeEmitter {
     let plan: FacadePlan
     let cModule: String
+    /// The device build's layout when the facades carry its limits (`--limits-from-options`).
+    var deviceLayout: DeviceLayout? = nil
     var schema: SchemaSet { plan.schema }
 
     /// The models of every file, in schema file order (what the builder invariant checks).
@@ -34,12 +37,14 @@ struct FacadeEmitter {
             let enums = schema.enums.filter { $0.file == file.name && plan.emitted.contains($0.fullName) }
             if messages.isEmpty && enums.isEmpty { continue }
             var declarations: [FacadeDeclaration] = []
+            let limits = deviceLayout.map { DeviceLimitEmitter(plan: plan, cModule: cModule, layout: $0) }
             for enumType in enums { declarations.append(EnumEmitter(plan: plan).declaration(enumType)) }
             for message in messages {
                 if plan.namespaces.contains(message.fullName) {
                     declarations.append(NamespaceEmitter(plan: plan).declaration(message))
                 } else {
                     declarations += MessageEmitter(plan: plan, cModule: cModule).declarations(message)
+                    if let limits { declarations.append(limits.declaration(message)) }
                 }
             }
             let name = file.name.replacingAll("/", with: "_")

@@ -60,6 +60,8 @@ struct FacadeDeclaration: Equatable {
         case messageExtension
         /// `extension Name.Builder { ... }`: the only place that may write storage.
         case builderExtension
+        /// `extension CModule.c_type: NanopbDeviceLimited` (`--limits-from-options`): reads only.
+        case deviceLimits
     }
     let kind: Kind
     /// Doc comment lines (without indentation).

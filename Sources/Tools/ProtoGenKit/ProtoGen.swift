@@ -5,6 +5,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Foundation
+import NanopbDeviceLayout
 import ProtoSchema
 
 /// `protogen`: Swift facades for nanopb C structs from a protoc descriptor set.
@@ -50,14 +51,16 @@ public struct ProtoGen: ParsableCommand {
         try facades(schema: schema, cModule: cModule, inputs: PlanInputs(selection: selection))
     }
 
-    public static func facades(schema: SchemaSet, cModule: String, inputs: PlanInputs) throws(GeneratorError) -> [GeneratedFile] {
+    /// With `deviceLayout`, the facades also carry the device build's limits (`NanopbDeviceLimited`).
+    public static func facades(schema: SchemaSet, cModule: String, inputs: PlanInputs,
+                               deviceLayout: DeviceLayout? = nil) throws(GeneratorError) -> [GeneratedFile] {
         let plan = try FacadePlan(schema: schema, inputs: inputs)
         // The facades name C types through the C module (`NanopbMsg<CMod.X>`); a facade type of
         // the same name as the module would shadow it there.
         if let clash = plan.emitted.sorted().first(where: { plan.swiftName($0) == cModule }) {
             throw .nameCollision(name: cModule, first: "the C module", second: clash)
         }
-        return try FacadeEmitter(plan: plan, cModule: cModule).files()
+        return try FacadeEmitter(plan: plan, cModule: cModule, deviceLayout: deviceLayout).files()
     }
 }
 

@@ -196,6 +196,9 @@ struct Prover {
         request.optionsFile = options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         request.protoPaths = options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         request.honourOptions = options.honourOptions
+        // With the device party on, the facades carry the device's limits, and the party checks
+        // their deviceLimitViolations() against its layout on every message it sends.
+        request.limitsFromOptions = options.device
         // The tests find the schema through this hint: recorded only inside the Wireproof tree, so
         // no absolute path reaches the output.
         let hint = protoDirectory.hasPrefix(root + "/") ? String(protoDirectory.dropFirst(root.count + 1)) : nil
@@ -205,7 +208,8 @@ struct Prover {
                 tools: GenerationTools.inTree(root))
             for line in lines where !line.hasPrefix("wrote ") && !line.hasPrefix("removed ") { ProveCommand.printError(line) }
         } catch {
-            throw ProveError(description: "generation refused the schema: \(error)")
+            let hint = "\(error)".contains("device's layout") ? " (--no-device skips the device party and its limits)" : ""
+            throw ProveError(description: "generation refused the schema: \(error)\(hint)")
         }
         var peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer)
         try writeManifestAndRunners(peer: peer)

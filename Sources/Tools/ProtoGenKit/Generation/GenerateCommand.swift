@@ -34,6 +34,10 @@ public struct GenerateOptions: ParsableArguments {
           help: "Apply the options the facades can match, refuse the others (default: skip them all, printing each).")
     public var honourOptions = false
 
+    @Flag(name: .customLong("limits-from-options"),
+          help: "The facades carry the limits the schema's nanopb options give the device's build, and deviceLimitViolations() names every field that build would refuse.")
+    public var limitsFromOptions = false
+
     @Option(name: .customLong("external-module"),
             help: "FACADES:CMODULE: files outside --proto-dir come from these modules (several schemas in one program).")
     public var externalModule: String?
@@ -66,6 +70,7 @@ public struct GenerateOptions: ParsableArguments {
         request.optionsFile = optionsFile
         request.protoPaths = protoPaths
         request.honourOptions = honourOptions
+        request.limitsFromOptions = limitsFromOptions
         request.descriptorOut = descriptorOut
         request.planOut = planOut
         if let external = externalModule?.split(separator: ":"), external.count == 2 {

@@ -1,5 +1,6 @@
-// The programs generation runs: protoc, and nanopb's own Python code (its generator, and the
-// option loader that reads the schema's options with nanopb's parser). Nothing else is spawned.
+// The programs generation runs: protoc, and nanopb's own Python code (its generator, the option
+// loader that reads the schema's options with nanopb's parser, and, for facades that carry the
+// device's limits, its generator run with those options). Nothing else is spawned.
 
 import Foundation
 import ProcessSupport
@@ -14,17 +15,22 @@ public struct GenerationTools: Sendable {
     public var nanopb: String
     /// The option reader (`scripts/proto-options.py`), which runs nanopb's own option parser.
     public var optionLoader: String
+    /// nanopb's generator run with the schema's own options (`scripts/device-build.py`): the
+    /// device build's layout, for facades that carry its limits.
+    public var deviceBuilder: String
 
-    public init(nanopb: String, optionLoader: String) {
+    public init(nanopb: String, optionLoader: String, deviceBuilder: String) {
         self.nanopb = nanopb
         self.optionLoader = optionLoader
+        self.deviceBuilder = deviceBuilder
     }
 
     /// The tools of the Wireproof tree at `root`; fails naming what `make setup` has not installed.
     public static func inTree(_ root: String) throws(GeneratorError) -> GenerationTools {
-        let tools = GenerationTools(nanopb: root + "/.deps/nanopb", optionLoader: root + "/scripts/proto-options.py")
+        let tools = GenerationTools(nanopb: root + "/.deps/nanopb", optionLoader: root + "/scripts/proto-options.py",
+                                    deviceBuilder: root + "/scripts/device-build.py")
         for (path, what) in [(tools.nanopb + "/generator/nanopb_generator.py", "nanopb's generator"),
-                             (tools.optionLoader, "the option loader"), (tools.protoc, "protoc"), (tools.python, "Debian's python3")]
+                             (tools.optionLoader, "the option loader"), (tools.deviceBuilder, "the device builder"), (tools.protoc, "protoc"), (tools.python, "Debian's python3")]
         where !FileManager.default.fileExists(atPath: path) {
             throw .io(path: path, reason: "\(what) is missing; run 'make setup'")
         }

@@ -6,6 +6,7 @@
 // loader). Nothing is written unless every step before it succeeded; output is deterministic.
 
 import Foundation
+import NanopbDeviceLayout
 import ProtoSchema
 
 /// What one generation run is asked to do. Paths are absolute or relative to the current folder.
@@ -26,6 +27,9 @@ public struct GenerationRequest: Sendable {
     public var optionsFile: String?
     /// Honour the options the facades can match and refuse the others (default: skip them all).
     public var honourOptions = false
+    /// The facades carry the limits the schema's options give the device's nanopb build, and a
+    /// check naming every field of a message that build would refuse (`NanopbDeviceLimited`).
+    public var limitsFromOptions = false
     /// Files outside the schema root come from these modules.
     public var external: ExternalModules?
     /// A descriptor set already compiled from this tree (`--include_imports`): protoc is not run.
@@ -117,8 +121,14 @@ public enum SchemaGeneration {
         // 4. nanopb's C for the files the plan names, every field FT_POINTER unless honoured.
         let generated = try nanopbC(plan: plan, setBytes: setBytes, scratch: scratch, tools: tools,
                                     forbidden: [scratch.path, protoDirectory] + protoPaths)
+        var deviceLayout: DeviceLayout?
+        if request.limitsFromOptions && request.swiftOut != nil {
+            deviceLayout = try deviceLayoutOf(setPath: setPath, protoDirectory: protoDirectory, optionArguments: optionArguments,
+                                              scratch: scratch, tools: tools)
+            if deviceLayout == nil { lines.append("protogen: --limits-from-options: the schema sets no nanopb option; the facades carry no limits") }
+        }
         let facades: [GeneratedFile]? = try request.swiftOut.map { _ throws(GeneratorError) in
-            try ProtoGen.facades(schema: schema, cModule: module, inputs: inputs)
+            try ProtoGen.facades(schema: schema, cModule: module, inputs: inputs, deviceLayout: deviceLayout)
         }
 
         // 5. Write: the C target, the facades, the optional descriptor set and plan.
@@ -178,6 +188,20 @@ public enum SchemaGeneration {
             generated.append(pair)
         }
         return generated
+    }
+
+    /// nanopb's layout of the schema under its own options (the device's build), or nil when the
+    /// schema sets none.
+    private static func deviceLayoutOf(setPath: String, protoDirectory: String, optionArguments: [String], scratch: ScratchFolder,
+                                       tools: GenerationTools) throws(GeneratorError) -> DeviceLayout? {
+        try scratch.makeFolder("device")
+        _ = try tools.run(tools.python, [tools.deviceBuilder, tools.nanopb, setPath, protoDirectory, scratch.path + "/device"] + optionArguments,
+                          what: "nanopb's generator with the schema's options (the device's layout)")
+        let layout: DeviceLayout
+        do { layout = try DeviceLayout(contentsOf: scratch.path + "/device/layout.json") } catch {
+            throw .io(path: tools.deviceBuilder, reason: "\(error)")
+        }
+        return layout.options ? layout : nil
     }
 
     /// Skipped and honoured options and skipped extensions, as `protogen plan` reports them.

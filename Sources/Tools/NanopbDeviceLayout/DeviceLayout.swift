@@ -2,9 +2,10 @@
 // scripts/device-build.py writes it (layout.json), and the limits the device's decoder enforces
 // because of it. The layout is nanopb's own reading of the options (max_length already turned
 // into max_size + 1, inheritance and patterns resolved), so no option rule is re-implemented here.
+// Shared by the device party of the proof and by the generator (facades that carry the limits).
 
 import Foundation
-import ProtoSchema
+import NanopbRuntime
 
 /// The device build's layout of every message (layout.json of scripts/device-build.py).
 public struct DeviceLayout: Codable, Sendable {
@@ -52,9 +53,11 @@ public struct DeviceLayout: Codable, Sendable {
 
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DeviceProofError(description: "cannot read the device layout \(path)")
+            throw DeviceLayoutError(description: "cannot read the device layout \(path)")
         }
-        self = try JSONDecoder().decode(DeviceLayout.self, from: data)
+        do { self = try JSONDecoder().decode(DeviceLayout.self, from: data) } catch {
+            throw DeviceLayoutError(description: "\(path) is not a device layout: \(error)")
+        }
     }
 
     /// Records what the compiled device holds per static bytes field (`DeviceDriver.fieldSizes`).
@@ -79,35 +82,21 @@ public struct DeviceFieldSizes: Sendable {
     public var dataSize: [Int: [Int32: Int]] = [:]
     /// Bytes before the data in a static bytes field's struct (its `size` member).
     public var bytesHeader = 0
+
+    public init() {}
 }
 
-/// Why the device party could not run (as opposed to a check failing).
-public struct DeviceProofError: Error, CustomStringConvertible, Sendable {
+/// A layout that cannot be read.
+public struct DeviceLayoutError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(description: String) { self.description = description }
 }
 
-/// One limit the device's decoder enforces on one field.
-public struct DeviceLimit: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// A string of at most `max` bytes (nanopb keeps one more for the terminating NUL).
-        case stringBytes(max: Int)
-        /// A bytes field of at most `max` bytes.
-        case bytes(max: Int)
-        /// A bytes field of exactly `size` bytes (or empty).
-        case fixedBytes(size: Int)
-        /// A repeated field of at most `max` elements.
-        case count(max: Int)
-        /// A repeated field of exactly `count` elements whenever present.
-        case fixedCount(count: Int)
-        /// An integer within `low...high` (the C type's range, narrower than the proto type's).
-        case integer(low: Int128, high: Int128)
-    }
+/// One limit the device's decoder enforces on one field: the shipped runtime's type, so the
+/// tables generated into the facades (`--limits-from-options`) and the proof speak of one thing.
+public typealias DeviceLimit = NanopbDeviceLimit
 
-    public let kind: Kind
-    /// The option responsible, as the schema spells it (`max_size = 16`, `int_size = IS_8`).
-    public let option: String
-
+extension NanopbDeviceLimit {
     /// The messages pb_decode reports when this limit is exceeded.
     public var decodeErrors: Set<String> {
         switch kind {
@@ -135,32 +124,32 @@ extension DeviceLayout.Field {
     public var limits: (whole: [DeviceLimit], value: [DeviceLimit]) {
         var whole: [DeviceLimit] = [], value: [DeviceLimit] = []
         if rules == "FIXARRAY", allocation == "POINTER", let maxCount {  // a fixed count binds pointer arrays too
-            whole.append(DeviceLimit(kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))
+            whole.append(DeviceLimit(field: name, kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))
         }
         guard allocation == "STATIC" else { return (whole, []) }
         if let maxCount {
             if rules == "FIXARRAY" {
-                whole.append(DeviceLimit(kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))
+                whole.append(DeviceLimit(field: name, kind: .fixedCount(count: maxCount), option: "fixed_count (max_count = \(maxCount))"))
             } else if rules == "REPEATED" {
-                whole.append(DeviceLimit(kind: .count(max: maxCount), option: "max_count = \(maxCount)"))
+                whole.append(DeviceLimit(field: name, kind: .count(max: maxCount), option: "max_count = \(maxCount)"))
             }
         }
         if let maxSize {
             switch type {
             case "STRING":
                 let option = options["max_length"].map { "max_length = \($0)" } ?? "max_size = \(maxSize)"
-                value.append(DeviceLimit(kind: .stringBytes(max: maxSize - 1), option: option))
+                value.append(DeviceLimit(field: name, kind: .stringBytes(max: maxSize - 1), option: option))
             case "BYTES":
                 let held = deviceBytes ?? maxSize
                 let option = held == maxSize ? "max_size = \(maxSize)" : "max_size = \(maxSize) (the device's padded C struct holds \(held))"
-                value.append(DeviceLimit(kind: .bytes(max: held), option: option))
+                value.append(DeviceLimit(field: name, kind: .bytes(max: held), option: option))
             case "FIXED_LENGTH_BYTES":
-                value.append(DeviceLimit(kind: .fixedBytes(size: maxSize), option: "fixed_length (max_size = \(maxSize))"))
+                value.append(DeviceLimit(field: name, kind: .fixedBytes(size: maxSize), option: "fixed_length (max_size = \(maxSize))"))
             default: break
             }
         }
         if let range = Self.integerRanges[cType], let proto = Self.protoRanges[type], range != proto {
-            value.append(DeviceLimit(kind: .integer(low: range.low, high: range.high), option: "int_size = \(options["int_size"] ?? cType)"))
+            value.append(DeviceLimit(field: name, kind: .integer(low: range.low, high: range.high), option: "int_size = \(options["int_size"] ?? cType)"))
         }
         return (whole, value)
     }
