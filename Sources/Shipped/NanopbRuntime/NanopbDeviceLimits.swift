@@ -81,7 +81,7 @@ extension NanopbMsg where Storage: NanopbDeviceLimited {
 public struct NanopbDeviceLimitCheck {
     public private(set) var violations: [NanopbDeviceLimitViolation] = []
 
-    init() {}
+    @_spi(NanopbFacade) public init() {}
 
     mutating func add(_ limit: NanopbDeviceLimit, _ path: String, _ actual: String) {
         violations.append(NanopbDeviceLimitViolation(path: path, limit: limit, actual: actual))
