@@ -29,7 +29,7 @@ import sys
 from nanopb_options_file import OptionsFileError, find_options_file, read_options_file
 
 # Options whose value the device party reports as the reason for a refusal or a truncation.
-LIMIT_OPTIONS = ("type", "max_size", "max_length", "max_count", "int_size", "fixed_length", "fixed_count")
+LIMIT_OPTIONS = ("type", "max_size", "max_length", "max_count", "int_size", "fixed_length", "fixed_count", "proto3")
 
 
 def fail(message):

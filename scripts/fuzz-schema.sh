@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Step 5 of `wireproof prove --fuzz-seconds N`: a bounded libFuzzer run of the `differential`
-# target (decode properties + facade / oracle / Google's parser) over the user's schema.
+# target (decode properties + facade / oracle / Google's parser) over the user's schema, then,
+# when prove built the device party (the schema sets nanopb options), one of the `device` target
+# (facades against the schema's own nanopb build, DeviceMutantCheck's judgment), N seconds each.
 #
-#   scripts/fuzz-schema.sh --scratch DIR --seconds N
+#   scripts/fuzz-schema.sh --scratch DIR --seconds N [--device DEVICE_DIR]
+#
+# DEVICE_DIR is the device party's build (device_driver, layout.json); with it the `device`
+# target runs too.
 #
 # DIR is prove's scratch package (schema.pb, Sources/ProvedSchemaC, ProvedSchema,
 # ProvedSchemaCatalog). The script writes a fuzz package of its own into DIR/fuzz: the sources of
@@ -14,12 +19,13 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "fuzz-schema: $*" >&2; exit 2; }
-scratch="" seconds=""
+scratch="" seconds="" device=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --scratch) scratch=$(cd "$2" && pwd) || die "no folder $2"; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
-    *) die "unknown argument '$1' (usage: --scratch DIR --seconds N)" ;;
+    --device) device=$(cd "$2" && pwd) || die "no folder $2"; shift 2 ;;
+    *) die "unknown argument '$1' (usage: --scratch DIR --seconds N [--device DIR])" ;;
   esac
 done
 [ -n "$scratch" ] && [[ "$seconds" =~ ^[0-9]+$ ]] || die "usage: --scratch DIR --seconds N"
@@ -40,7 +46,8 @@ identity=$(basename "$root" | tr '[:upper:]' '[:lower:]')
 new_manifest=$(cat <<EOF
 // swift-tools-version:6.2
 // Written by scripts/fuzz-schema.sh; do not edit. Wireproof's fuzz targets (Fuzz/) over the schema
-// of the enclosing prove scratch package.
+// of the enclosing prove scratch package. Wireproof's manifest: $(sha256sum "$root/Package.swift" | cut -c1-16)
+// (SwiftPM replans when this file changes, not when a local dependency's manifest does).
 import PackageDescription
 
 let wireproof = "$identity"
@@ -59,6 +66,7 @@ let package = Package(
         ]),
         .target(name: "GoogleParser", linkerSettings: [.linkedLibrary("protobuf"), .linkedLibrary("stdc++")]),
         .executableTarget(name: "differential", dependencies: ["FuzzKit", "GoogleParser"]),
+        .executableTarget(name: "device", dependencies: ["FuzzKit", .product(name: "DeviceProof", package: wireproof)]),
     ],
     cxxLanguageStandard: .cxx17
 )
@@ -67,29 +75,44 @@ EOF
 [ "$(cat "$pkg/Package.swift" 2>/dev/null)" = "$new_manifest" ] || printf '%s\n' "$new_manifest" > "$pkg/Package.swift"
 rm -rf "$pkg/Sources/decode" "$pkg/Sources/structure" "$pkg/Sources/decode_c"
 
-echo "fuzz-schema: building the differential target for $scratch (release, -sanitize=fuzzer,address)"
-(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --product differential 2>&1 | tail -n 3) ||
-  die "the fuzz package did not build"
-bin=$(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
-[ -x "$bin/differential" ] || die "the fuzz package did not build"
-cp "$scratch/schema.pb" "$bin/wireproof.pb"
-work=$pkg/work
-rm -rf "$work/seeds" "$work/crashes"; mkdir -p "$work/corpus" "$work/crashes"
-WIREPROOF_WRITE_CORPUS=$work "$bin/differential" >/dev/null || die "could not write the schema's seeds"
-echo "fuzz-schema: $(ls "$work/seeds" | wc -l) seeds from the schema's exemplars; fuzzing $seconds s"
-status=0
-"$bin/differential" -max_total_time="$seconds" -dict="$work/wireproof.dict" -artifact_prefix="$work/crashes/" \
-  -print_final_stats=1 -max_len=4096 -timeout=10 "$work/corpus" "$work/seeds" > "$work/fuzz.log" 2>&1 || status=$?
-grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1 || true
-grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$work/fuzz.log" || true
-if [ "$status" != 0 ] || [ -n "$(ls -A "$work/crashes")" ]; then
-  echo "fuzz-schema: a property broke:"
-  grep -m1 -E 'broken property|ERROR: AddressSanitizer|ERROR: LeakSanitizer|deadly signal' "$work/fuzz.log" || true
-  for f in "$work/crashes"/*; do
-    [ -f "$f" ] || continue
-    echo "  reproducer: $f (first byte: type selector); protoc --decode_raw of the rest:"
-    tail -c +2 "$f" | protoc --decode_raw 2>&1 | head -n 20 | sed 's/^/    /' || true
-  done
-  exit 1
+targets=(differential)
+driver="" layout=""
+if [ -n "$device" ]; then
+  driver=$device/device_driver layout=$device/layout.json
+  [ -x "$driver" ] && [ -f "$layout" ] || die "$device holds no device_driver and layout.json"
+  targets+=(device)
 fi
-echo "fuzz-schema: no property broke"
+for target in "${targets[@]}"; do
+  echo "fuzz-schema: building the $target target for $scratch (release, -sanitize=fuzzer,address)"
+  (cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$target" 2>&1 | tail -n 3) || die "the fuzz package did not build"
+done
+bin=$(cd "$pkg" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
+for target in "${targets[@]}"; do [ -x "$bin/$target" ] || die "the fuzz package did not build $target"; done
+cp "$scratch/schema.pb" "$bin/wireproof.pb"
+export WIREPROOF_DEVICE_DRIVER=$driver WIREPROOF_DEVICE_LAYOUT=$layout
+
+broken=0
+for target in "${targets[@]}"; do
+  work=$pkg/work/$target
+  rm -rf "$work/seeds" "$work/crashes"; mkdir -p "$work/corpus" "$work/crashes"
+  WIREPROOF_WRITE_CORPUS=$work "$bin/differential" >/dev/null || die "could not write the schema's seeds"
+  echo "fuzz-schema: $target: $(ls "$work/seeds" | wc -l) seeds from the schema's exemplars; fuzzing $seconds s"
+  status=0
+  "$bin/$target" -max_total_time="$seconds" -dict="$work/wireproof.dict" -artifact_prefix="$work/crashes/" \
+    -print_final_stats=1 -max_len=4096 -timeout=10 "$work/corpus" "$work/seeds" > "$work/fuzz.log" 2>&1 || status=$?
+  grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1 || true
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$work/fuzz.log" || true
+  if [ "$status" != 0 ] || [ -n "$(ls -A "$work/crashes")" ]; then
+    broken=1
+    echo "fuzz-schema: $target: a property broke (log: $work/fuzz.log):"
+    grep -m1 -E 'broken property|ERROR: AddressSanitizer|ERROR: LeakSanitizer|deadly signal' "$work/fuzz.log" || true
+    for f in "$work/crashes"/*; do
+      [ -f "$f" ] || continue
+      echo "  reproducer: $f (first byte: type selector); protoc --decode_raw of the rest:"
+      tail -c +2 "$f" | protoc --decode_raw 2>&1 | head -n 20 | sed 's/^/    /' || true
+    done
+  else
+    echo "fuzz-schema: $target: no property broke"
+  fi
+done
+exit "$broken"

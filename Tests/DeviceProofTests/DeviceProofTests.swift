@@ -149,4 +149,74 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         let answers = try device.driver.run([(0, names(4)), (0, names(2)), (0, names(4)), (0, longTag), (0, [0x12, 3, 0x61, 0x62, 0x63])])
         #expect(answers == [.accepted(names(4)), .crashed(11), .accepted(names(4)), .crashed(11), .crashed(11)])
     }
+
+    @Test func aRunningSessionAnswersAsTheBatchDriverAndStartsAgainAfterACrash() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-device-schema-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "syntax = \"proto2\";\nmessage Names { repeated string name = 1; optional string tag = 2; }\n"
+            .write(toFile: dir + "/names.proto", atomically: true, encoding: .utf8)
+        try "Names.name type:FT_POINTER max_count:4 fixed_count:true\nNames.tag max_size:4\n".write(toFile: dir + "/names.options", atomically: true, encoding: .utf8)
+        let device = try BuiltDevice(protoDirectory: dir)
+        defer { device.remove() }
+        func names(_ n: Int) -> [UInt8] { (0..<n).flatMap { _ in [0x0a, 1, 0x61] as [UInt8] } }
+        let requests: [(index: Int, bytes: [UInt8])] = [(0, names(4)), (0, names(2)), (0, names(4)), (0, [0x12, 2, 0x61]), (0, [0x12, 1, 0x61])]
+        let session = DeviceSession(executable: device.driver.executable)
+        let answers = try requests.map { try session.answer(index: $0.index, bytes: $0.bytes) }
+        #expect(answers == [.accepted(names(4)), .crashed(11), .accepted(names(4)), .crashed(11), .crashed(11)])
+        #expect(answers == (try device.driver.run(requests)))
+    }
+
+    // Seeded mutants: one input judged by the device build and the facades (stood in for by the
+    // oracle, which reads and re-encodes as protobuf does).
+
+    /// The oracle as a facade of `type`: it refuses what protobuf refuses and re-encodes the rest.
+    private func oracleFacade(_ type: String, _ schemas: SchemaSet) throws -> FacadeMessageType {
+        let schema = try #require(schemas.message(type))
+        return FacadeMessageType(type) { try DynamicMessage(serializedBytes: $0, schema: schema, in: schemas).serializedBytes() }
+    }
+
+    private func judge(_ device: BuiltDevice, _ type: String, _ input: [UInt8], answer given: DeviceAnswer? = nil) throws -> DeviceMutantVerdict {
+        let index = try #require(device.layout.index(of: type))
+        let answer = try given ?? device.driver.run([(index, input)])[0]
+        return DeviceMutantCheck.judge(input, schema: try #require(device.schemas.message(type)), facade: try oracleFacade(type, device.schemas),
+                                       answer: answer, schemas: device.schemas, layout: device.layout)
+    }
+
+    @Test func aMutantTheDeviceRefusesPastALimitIsExplainedByThatOption() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        let label = [0x12, 9] + Array(repeating: UInt8(0x61), count: 9)  // wild.Sensor.label, 9 bytes past max_length 8
+        #expect(try judge(device, "wild.Sensor", label) == .explainedByOption("refused by option: label: 9 bytes past max_length = 8 (device: string overflow)"))
+        #expect(try judge(device, "wild.Sensor", [0x12, 9, 0x61]) == .bothRefuse, "cut short: both refuse")
+        #expect(try judge(device, "wild.Sensor", [0x0a, 2, 0x68, 0x69])
+                == .explainedByOption("key: filled (fixed_length (max_size = 3)); triple: filled (fixed_count (max_count = 2))"),
+                "the device writes its fixed-size fields whether or not they were sent")
+    }
+
+    @Test func whatTheFacadesRefuseInsideAFieldTheDeviceDropsIsExplainedAndNothingElse() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        // wild.Sensor.note is FT_CALLBACK on the device (never parsed); invalid UTF-8 there is refused by protobuf.
+        let badNote: [UInt8] = [0x0a, 1, 0x61, 0x52, 2, 0xc3, 0x28]
+        guard case .explainedByOption(let why) = try judge(device, "wild.Sensor", badNote) else {
+            Issue.record("invalid UTF-8 in a field the device drops: \(try judge(device, "wild.Sensor", badNote))"); return
+        }
+        #expect(why == "the facades refuse what is inside fields the device drops")
+        // The same bytes in a field the device keeps: the device accepts them (nanopb does not
+        // validate UTF-8), protobuf refuses, and no option explains the difference.
+        let badName: [UInt8] = [0x0a, 2, 0xc3, 0x28]
+        #expect(try judge(device, "wild.Sensor", badName) == .failure("the device accepts it; the facades refuse it"))
+    }
+
+    @Test func aDeviceThatChangesWhatItAcceptedIsAFailure() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        let reading: [UInt8] = [0x08, 0x05]  // wild.Reading.at = 5
+        #expect(try judge(device, "wild.Reading", reading) == .same)
+        let verdict = try judge(device, "wild.Reading", reading, answer: .accepted([0x08, 0x06]))
+        guard case .failure(let what) = verdict else { Issue.record("a changed value passed: \(verdict)"); return }
+        #expect(what.hasPrefix("both accept it and mean different things: at: mismatch"), "\(what)")
+        #expect(try judge(device, "wild.Reading", reading, answer: .crashed(11)) == .failure("the device build crashed (signal 11)"))
+    }
 }

@@ -1,7 +1,7 @@
 /* The device side of `wireproof prove`: the schema's C as nanopb's generator writes it with the
  * schema's own options (scripts/device-build.py), driven the way firmware would drive it.
  *
- *   device_driver REQUESTS RESPONSES
+ *   device_driver REQUESTS RESPONSES   (either may be "-": standard input / output)
  *   device_driver --fields          (prints `index tag data_size` for every field of every message,
  *                                    after a line `bytes_header N`: what the decoder checks sizes
  *                                    against, padding of the C structs included)
@@ -111,8 +111,10 @@ static int print_fields(void) {
 
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--fields") == 0) return print_fields();
-    if (argc != 3) { fprintf(stderr, "usage: device_driver REQUESTS RESPONSES\n"); return 1; }
-    FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "wb");
+    if (argc != 3) { fprintf(stderr, "usage: device_driver REQUESTS|- RESPONSES|-\n"); return 1; }
+    /* "-": standard input / output, for a caller that keeps the driver running (DeviceSession). */
+    FILE *in = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "rb");
+    FILE *out = strcmp(argv[2], "-") == 0 ? stdout : fopen(argv[2], "wb");
     if (in == NULL || out == NULL) { fprintf(stderr, "device_driver: cannot open %s or %s\n", argv[1], argv[2]); return 1; }
     uint32_t index, length;
     while (read_u32(in, &index)) {

@@ -37,7 +37,13 @@ public enum DeviceComparison {
         let shape = layout.message(sent.fullName)
         for schema in sent.schema.fieldsByNumber {
             let number = schema.number, path = prefix + schema.name
-            let mine = sent.content(number: number), theirs = back.content(number: number)
+            var mine = sent.content(number: number), theirs = back.content(number: number)
+            // Without presence, a zero value and an absent field mean the same (the facades keep
+            // a zero they were sent, the device does not write one).
+            if !schema.hasPresence, !schema.isRepeated {
+                if case .single(let value)? = mine, value.isImplicitDefault { mine = nil }
+                if case .single(let value)? = theirs, value.isImplicitDefault { theirs = nil }
+            }
             if mine == nil && theirs == nil { continue }
             if let dropped = shape?.dropped(number: number) {
                 found.append(theirs == nil
@@ -47,6 +53,10 @@ public enum DeviceComparison {
             }
             guard let field = shape?.field(number: number) else {
                 if mine != theirs { found.append(DeviceDifference(kind: .mismatch, path: path, detail: "differs; not in the device layout")) }
+                continue
+            }
+            if field.options["proto3"] == "true", theirs == nil, case .single(let value)? = mine, value.isImplicitDefault {
+                found.append(DeviceDifference(kind: .truncated, path: path, detail: "proto3 = true: the device does not send a zero"))
                 continue
             }
             if field.isDroppedByDevice {

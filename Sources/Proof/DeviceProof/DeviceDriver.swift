@@ -17,6 +17,18 @@ public enum DeviceAnswer: Sendable, Equatable {
     case crashed(Int32)
 }
 
+extension DeviceAnswer {
+    /// An answer record of the driver: status 0 (re-encoding), 1 (pb_decode's message) or 2
+    /// (pb_encode's message), and its body.
+    init(status: UInt8, body: [UInt8]) {
+        switch status {
+        case 0: self = .accepted(body)
+        case 1: self = .refused(String(decoding: body, as: UTF8.self))
+        default: self = .reencodeFailed(String(decoding: body, as: UTF8.self))
+        }
+    }
+}
+
 public struct DeviceDriver: Sendable {
     /// The driver executable.
     public let executable: String
@@ -66,12 +78,7 @@ public struct DeviceDriver: Sendable {
             let status = bytes[offset]
             let length = Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]) << 16 | Int(bytes[offset + 4]) << 24
             guard offset + 5 + length <= bytes.count else { break }  // cut short by a crash
-            let body = Array(bytes[(offset + 5)..<(offset + 5 + length)])
-            switch status {
-            case 0: answers.append(.accepted(body))
-            case 1: answers.append(.refused(String(decoding: body, as: UTF8.self)))
-            default: answers.append(.reencodeFailed(String(decoding: body, as: UTF8.self)))
-            }
+            answers.append(DeviceAnswer(status: status, body: Array(bytes[(offset + 5)..<(offset + 5 + length)])))
             offset += 5 + length
         }
         if result.status == 0 && offset != bytes.count {
@@ -98,7 +105,7 @@ public struct DeviceDriver: Sendable {
         return sizes
     }
 
-    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+    static func littleEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 }

@@ -80,6 +80,7 @@ public enum DeviceLimitCheck {
         case .int64(let v): Int128(v)
         case .uint32(let v): Int128(v)
         case .uint64(let v): Int128(v)
+        case .enumValue(let v): Int128(v)
         default: nil
         }
     }

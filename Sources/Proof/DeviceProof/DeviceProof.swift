@@ -32,6 +32,12 @@ public struct DeviceProofReport: Codable, Sendable {
         /// Messages the facades' own limit check (`--limits-from-options`) judged as the layout
         /// does, and "past" limit exemplars it flagged.
         public var appChecked = 0, appFlagsPast = 0
+        /// Seeded mutants of the exemplars decoded by both: the same meaning (or both refused),
+        /// a difference an option explains, the device merging a submessage the facades replace.
+        public var mutants = 0, mutantsSame = 0, mutantsByOption = 0, mutantsMerged = 0
+        /// Mutants the facades' patched nanopb and the device's stock one read by different rules
+        /// (patches/nanopb/0001: tags and unknown groups as Google reads them), not compared.
+        public var mutantsStock = 0
         public var failed = 0
 
         public init(file: String) { self.file = file }
@@ -41,6 +47,8 @@ public struct DeviceProofReport: Codable, Sendable {
             truncated += other.truncated; filled += other.filled; limitAt += other.limitAt; limitAtAccepted += other.limitAtAccepted
             limitPast += other.limitPast; limitPastRefused += other.limitPastRefused; facadesAcceptPast += other.facadesAcceptPast
             appChecked += other.appChecked; appFlagsPast += other.appFlagsPast
+            mutants += other.mutants; mutantsSame += other.mutantsSame; mutantsByOption += other.mutantsByOption; mutantsMerged += other.mutantsMerged
+            mutantsStock += other.mutantsStock
             failed += other.failed
         }
     }
@@ -71,7 +79,7 @@ public struct DeviceProofReport: Codable, Sendable {
     /// The table `wireproof prove` prints.
     public var table: String {
         let head = ["exemplars", "accepted", "refused", "truncated", "filled", "at", "at ok", "past", "past refused", "facades accept past",
-                    "app checked", "app flags past", "failed"]
+                    "app checked", "app flags past", "mutants", "mut.same", "mut.option", "mut.merged", "mut.stock", "failed"]
         func line(_ name: String, _ cells: [String]) -> String {
             name.padding(toLength: max(36, name.count), withPad: " ", startingAt: 0)
                 + zip(head, cells).map { String(repeating: " ", count: max(0, $0.0.count - $0.1.count) + 1) + $0.1 }.joined()
@@ -81,15 +89,17 @@ public struct DeviceProofReport: Codable, Sendable {
         for row in rows + [total] {
             lines.append(line(row.file, [row.exemplars, row.accepted, row.refusedByOption, row.truncated, row.filled, row.limitAt,
                                          row.limitAtAccepted, row.limitPast, row.limitPastRefused, row.facadesAcceptPast, row.appChecked, row.appFlagsPast,
-                                         row.failed].map(String.init)))
+                                         row.mutants, row.mutantsSame, row.mutantsByOption, row.mutantsMerged, row.mutantsStock, row.failed].map(String.init)))
         }
         return lines.joined(separator: "\n")
     }
 }
 
 public enum DeviceProof {
-    /// Runs every exemplar of `catalog` and every limit exemplar through `driver`.
-    public static func run(catalog: FacadeCatalog, schemas: SchemaSet, layout given: DeviceLayout, driver: DeviceDriver) throws -> DeviceProofReport {
+    /// Runs every exemplar of `catalog` and every limit exemplar through `driver`, then `mutants`
+    /// seeded mutants per message type (of that type's exemplars), judged by `DeviceMutantCheck`.
+    public static func run(catalog: FacadeCatalog, schemas: SchemaSet, layout given: DeviceLayout, driver: DeviceDriver,
+                           mutants: Int = 0, seed: UInt64 = DecodeMutationCheck.defaultSeed) throws -> DeviceProofReport {
         var report = DeviceProofReport()
         var layout = given
         layout.applySizes(try driver.fieldSizes())
@@ -217,9 +227,56 @@ public enum DeviceProof {
             }
             if let failure { report.failures.append(failure) }
         }
+        try runMutants(mutants, seed: seed, of: sent.filter { $0.limit == nil }.map { ($0.type, $0.bytes) }, catalog: catalog,
+                       schemas: schemas, layout: layout, driver: driver, report: &report, update: update)
         report.rows = rows.keys.sorted().map { rows[$0]! }
         for row in report.rows { report.total.add(row) }
         return report
+    }
+
+    /// `count` mutants per message type, each of one of its exemplars (in turn), as the facade
+    /// proof derives them (`DecodeMutationCheck.mutate`, seeded per type); a failure names the
+    /// seed, the type, the mutant's index and its bytes.
+    private static func runMutants(_ count: Int, seed: UInt64, of exemplars: [(type: String, bytes: [UInt8])], catalog: FacadeCatalog,
+                                   schemas: SchemaSet, layout: DeviceLayout, driver: DeviceDriver, report: inout DeviceProofReport,
+                                   update: (String, (inout DeviceProofReport.Row) -> Void) -> Void) throws {
+        guard count > 0 else { return }
+        var originals: [String: [[UInt8]]] = [:]
+        for exemplar in exemplars { originals[exemplar.type, default: []].append(exemplar.bytes) }
+        var mutants: [(type: String, index: Int, bytes: [UInt8])] = []
+        for type in originals.keys.sorted() {
+            var random = SplitMix64(seed: seed ^ DecodeMutationCheck.stableHash(type))
+            let pool = originals[type]!
+            for index in 0..<count { mutants.append((type, index, DecodeMutationCheck.mutate(pool[index % pool.count], &random))) }
+        }
+        let answers = try driver.run(mutants.map { (layout.index(of: $0.type)!, $0.bytes) })
+        var explained: [String: (count: Int, first: String)] = [:]
+        defer {
+            for type in explained.keys.sorted() {
+                let (count, first) = explained[type]!
+                report.findings.append("mutants of \(type): \(count) differ as an option says, e.g. \(first)")
+            }
+        }
+        for (mutant, answer) in zip(mutants, answers) {
+            guard let facade = catalog.messageType(named: mutant.type), let schema = schemas.message(mutant.type) else { continue }
+            let verdict = DeviceMutantCheck.judge(mutant.bytes, schema: schema, facade: facade, answer: answer, schemas: schemas, layout: layout)
+            update(mutant.type) { row in
+                row.mutants += 1
+                switch verdict {
+                case .same, .bothRefuse: row.mutantsSame += 1
+                case .explainedByOption: row.mutantsByOption += 1
+                case .deviceMergesWhereFacadesReplace: row.mutantsMerged += 1
+                case .readDifferentlyByStockNanopb: row.mutantsStock += 1
+                case .failure: row.failed += 1
+                }
+            }
+            if case .explainedByOption(let why) = verdict {
+                explained[mutant.type, default: (count: 0, first: "mutant \(mutant.index): \(why)")].count += 1
+            }
+            if case .failure(let what) = verdict {
+                report.failures.append("seed \(seed) \(mutant.type) mutant \(mutant.index): \(what) — input \(hexPreview(mutant.bytes, limit: 256))")
+            }
+        }
     }
 
     /// When the facades refuse the device's re-encoding because the device dropped a required

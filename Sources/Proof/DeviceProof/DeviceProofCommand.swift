@@ -11,25 +11,28 @@ import ProtoSchema
 public enum DeviceProofCommand {
     public static let usage = """
         usage: <device runner> --descriptor-set FILE.pb --layout layout.json --driver EXE --work DIR [--json FILE]
+                               [--mutants N] [--seed N]
         """
 
     public static func main(catalog: FacadeCatalog, arguments: [String]) -> Int32 {
         var values: [String: String] = [:]
         var rest = arguments[...]
         while let flag = rest.popFirst() {
-            guard ["--descriptor-set", "--layout", "--driver", "--work", "--json"].contains(flag), let value = rest.popFirst() else {
+            guard ["--descriptor-set", "--layout", "--driver", "--work", "--json", "--mutants", "--seed"].contains(flag), let value = rest.popFirst() else {
                 return fail("unknown option or missing value: \(flag)\n\(usage)")
             }
             values[flag] = value
         }
         guard let set = values["--descriptor-set"], let layoutPath = values["--layout"], let driver = values["--driver"],
               let work = values["--work"] else { return fail(usage) }
+        guard let mutants = Int(values["--mutants"] ?? "0"), mutants >= 0,
+              let seed = UInt64(values["--seed"] ?? "\(DecodeMutationCheck.defaultSeed)") else { return fail(usage) }
         let report: DeviceProofReport
         do {
             let schemas = try SchemaSet(contentsOf: set)
             let layout = try DeviceLayout(contentsOf: layoutPath)
             report = try DeviceProof.run(catalog: catalog, schemas: schemas, layout: layout,
-                                         driver: DeviceDriver(executable: driver, workDirectory: work))
+                                         driver: DeviceDriver(executable: driver, workDirectory: work), mutants: mutants, seed: seed)
         } catch {
             return fail("device: \(error)")
         }

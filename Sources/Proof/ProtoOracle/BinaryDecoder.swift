@@ -13,11 +13,20 @@ public struct BinaryDecodingOptions: Sendable, Hashable {
     /// bits). Google's parsers accept such varints and discard the excess bits, so this is off by
     /// default; nanopb-style strict decoders reject them.
     public var rejectOverwideVarints: Bool = false
+    /// Keep invalid UTF-8 in proto3 strings instead of rejecting it, as nanopb does (deviation 9
+    /// of docs/deviations.md): for reading what two nanopb parties agreed on.
+    public var acceptInvalidUTF8: Bool = false
+    /// Keep a value a closed (proto2) enum does not declare as the field's value, as nanopb does,
+    /// instead of moving it to the unknown fields.
+    public var openEnums: Bool = false
 
-    public init(maxDepth: Int = 100, discardUnknownFields: Bool = false, rejectOverwideVarints: Bool = false) {
+    public init(maxDepth: Int = 100, discardUnknownFields: Bool = false, rejectOverwideVarints: Bool = false,
+                acceptInvalidUTF8: Bool = false, openEnums: Bool = false) {
         self.maxDepth = maxDepth
         self.discardUnknownFields = discardUnknownFields
         self.rejectOverwideVarints = rejectOverwideVarints
+        self.acceptInvalidUTF8 = acceptInvalidUTF8
+        self.openEnums = openEnums
     }
 }
 
@@ -140,8 +149,8 @@ struct BinaryDecoder {
             store(.message(sub), field, into: &message)
         default:
             let valueStart = offset
-            let value = try readScalar(field.type, end: end, validateUTF8: message.schema.syntax == .proto3)
-            if isUndeclaredClosedEnum(value, field, in: message.schema.syntax) {
+            let value = try readScalar(field.type, end: end, validateUTF8: message.schema.syntax == .proto3 && !options.acceptInvalidUTF8)
+            if !options.openEnums && isUndeclaredClosedEnum(value, field, in: message.schema.syntax) {
                 keepUnknown(field.number, .varint, valueStart..<offset, in: &message)
             } else {
                 store(value, field, into: &message)
@@ -159,7 +168,7 @@ struct BinaryDecoder {
         while offset < packedEnd {
             let valueStart = offset
             let value = try readScalar(field.type, end: packedEnd, validateUTF8: false)
-            if isUndeclaredClosedEnum(value, field, in: message.schema.syntax) {
+            if !options.openEnums && isUndeclaredClosedEnum(value, field, in: message.schema.syntax) {
                 keepUnknown(field.number, .varint, valueStart..<offset, in: &message)
             } else {
                 values.append(value)

@@ -27,6 +27,9 @@ public struct DeviceLayout: Codable, Sendable {
         /// For a static bytes field: how many bytes the compiled device holds (`applySizes`), which
         /// is max_size rounded up to the C struct's alignment; nil until measured.
         public var deviceBytes: Int?
+        /// For an enum field: the bytes the compiled device stores it in (`packed_enum` and the
+        /// like make it narrower than 4, and pb_decode refuses what does not fit); nil until measured.
+        public var enumBytes: Int?
     }
 
     /// A field nanopb left out of the struct (`type:FT_IGNORE`).
@@ -63,10 +66,11 @@ public struct DeviceLayout: Codable, Sendable {
     /// Records what the compiled device holds per static bytes field (`DeviceDriver.fieldSizes`).
     public mutating func applySizes(_ sizes: DeviceFieldSizes) {
         for m in messages.indices {
-            for f in messages[m].fields.indices where messages[m].fields[f].type == "BYTES" && messages[m].fields[f].allocation == "STATIC" {
-                if let size = sizes.dataSize[m]?[messages[m].fields[f].number] {
-                    messages[m].fields[f].deviceBytes = size - sizes.bytesHeader
-                }
+            for f in messages[m].fields.indices {
+                guard let size = sizes.dataSize[m]?[messages[m].fields[f].number] else { continue }
+                let field = messages[m].fields[f]
+                if field.type == "BYTES" && field.allocation == "STATIC" { messages[m].fields[f].deviceBytes = size - sizes.bytesHeader }
+                if field.type == "ENUM" || field.type == "UENUM" { messages[m].fields[f].enumBytes = size }
             }
         }
     }
@@ -147,6 +151,11 @@ extension DeviceLayout.Field {
                 value.append(DeviceLimit(field: name, kind: .fixedBytes(size: maxSize), option: "fixed_length (max_size = \(maxSize))"))
             default: break
             }
+        }
+        if let bytes = enumBytes, bytes < 4 {
+            // nanopb decodes an enum as a signed varint (UENUM: unsigned) of its C size.
+            let range = Self.integerRanges[(type == "UENUM" ? "uint" : "int") + "\(bytes * 8)_t"]
+            if let range { value.append(DeviceLimit(field: name, kind: .integer(low: range.low, high: range.high), option: "enum stored in \(bytes) byte\(bytes == 1 ? "" : "s") (\(cType))")) }
         }
         if let range = Self.integerRanges[cType], let proto = Self.protoRanges[type], range != proto {
             value.append(DeviceLimit(field: name, kind: .integer(low: range.low, high: range.high), option: "int_size = \(options["int_size"] ?? cType)"))

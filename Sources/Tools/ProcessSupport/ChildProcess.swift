@@ -124,6 +124,44 @@ public enum ChildProcess {
         try spawn(executable, arguments, stdin: "/dev/null", stdout: stdout, stderr: stderr, nil)
     }
 
+    /// A launched child whose standard input and output are pipes to this process.
+    public struct PipedChild: Sendable {
+        public let pid: pid_t
+        /// The write end of the child's stdin.
+        public let input: Int32
+        /// The read end of the child's stdout.
+        public let output: Int32
+    }
+
+    /// Starts `executable` with its stdin and stdout connected to pipes (stderr inherited). The
+    /// caller owns the child and both descriptors: close them, then reap it with `stop` or
+    /// `waitForExit`. This process's ends are close-on-exec, so no other child inherits them.
+    public static func launchPiped(_ executable: String, _ arguments: [String]) throws(LaunchError) -> PipedChild {
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { throw LaunchError(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw LaunchError(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        // dup2 in the child clears close-on-exec on 0 and 1; the originals close on exec.
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(toChild[0]); close(fromChild[1])
+        guard error == 0 else {
+            close(toChild[1]); close(fromChild[0])
+            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        }
+        return PipedChild(pid: pid, input: toChild[1], output: fromChild[0])
+    }
+
     /// The exit status of a launched child (as `Result.status`) once it has ended and been reaped
     /// here; nil while it still runs.
     public static func exitStatus(of pid: pid_t) -> Int32? {
@@ -140,8 +178,8 @@ public enum ChildProcess {
         return waitForExit(pid)
     }
 
-    /// Waits for `pid`, retrying on EINTR.
-    private static func waitForExit(_ pid: pid_t) -> Int32 {
+    /// Waits for `pid`, retrying on EINTR; returns its exit status (128 + the signal that ended it).
+    public static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             if errno != EINTR { return -1 }

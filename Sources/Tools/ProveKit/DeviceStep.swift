@@ -56,7 +56,7 @@ extension Prover {
         let reportPath = work + "/device.json"
         let runner = try ChildProcess.runShowingOutput(scratch + "/.build/debug/" + Self.deviceRunner, [
             "--descriptor-set", scratch + "/schema.pb", "--layout", work + "/layout.json", "--driver", driver,
-            "--work", work, "--json", reportPath,
+            "--work", work, "--json", reportPath, "--mutants", "\(options.mutants)", "--seed", "\(options.seed)",
         ])
         guard runner == 0 || runner == 1, let data = FileManager.default.contents(atPath: reportPath),
               let report = try? JSONDecoder().decode(DeviceProofReport.self, from: data) else {
