@@ -40,13 +40,14 @@ struct DeviceLimitEmitter {
                 return "deviceLimits[\(limits.count - 1)]"
             }
             for limit in whole { lines.append("check.count(\(index(limit)), \(path), \(count))") }
-            let isRepeated: Bool
+            // A map is counted (above), never looked into, as the device's check does.
+            let isMap: Bool, isRepeated: Bool
             switch field.shape {
-            case .map: isRepeated = false
-            case .repeated: isRepeated = true
-            case .singular, .oneofMember: isRepeated = false
+            case .map: (isMap, isRepeated) = (true, false)
+            case .repeated: (isMap, isRepeated) = (false, true)
+            case .singular, .oneofMember: (isMap, isRepeated) = (false, false)
             }
-            if case .map = field.shape {} else {
+            if !isMap {
                 for limit in each {
                     let call: String
                     switch field.value.category {
