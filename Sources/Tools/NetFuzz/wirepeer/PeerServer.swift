@@ -67,27 +67,44 @@ final class ListenerSet: @unchecked Sendable {
     private var listeners: [Listener]
     init(_ listeners: [Listener]) { self.listeners = listeners }
 
-    /// Cancels every listener, waits until each is cancelled, and drops them. Called once.
+    /// Cancels every listener, waits (up to 5 s in all) until each is cancelled, and drops them.
+    /// Called once.
     func stop() {
         for listener in listeners { listener.cancel() }
-        for listener in listeners { while listener.currentState != .cancelled { usleep(1000) } }
+        var waitsLeft = 5000
+        for listener in listeners {
+            while listener.currentState != .cancelled && waitsLeft > 0 { usleep(1000); waitsLeft -= 1 }
+        }
         listeners = []
     }
 }
 
-/// SIGTERM or SIGINT: stop listening and exit 0, so the sanitizer's exit-time leak check runs.
-/// (Outside main.swift on purpose: a handler written in top-level code is main-actor isolated,
-/// and the runtime traps when Dispatch runs it on another thread.)
-func stopOnSignals(_ listeners: ListenerSet, queue: DispatchQueue) -> [DispatchSourceSignal] {
-    [SIGTERM, SIGINT].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler {
-            listeners.stop()
-            // A listening socket is closed by Dispatch cancel handlers that run after `cancel`.
-            queue.asyncAfter(deadline: .now() + 0.2) { exit(0) }
-        }
-        source.resume()
-        return source
-    }
+/// The signals that stop the peer, blocked in the calling thread and in every thread it starts
+/// afterwards. Call before anything starts a thread (Dispatch starts its workers lazily), so the
+/// kernel keeps a SIGTERM or SIGINT pending until `waitForStopSignal` takes it.
+///
+/// Why not a Dispatch signal source and `dispatchMain()`: on Linux that parks the main thread in
+/// libdispatch's signal loop after `pthread_exit`, on stack memory whose ASan shadow still holds
+/// redzones of the frames that exited; the loop's `sigfillset` then trips a false
+/// stack-buffer-overflow on SIGTERM and the peer exits 1 instead of 0.
+func blockStopSignals() -> sigset_t {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGINT)
+    let status = pthread_sigmask(SIG_BLOCK, &set, nil)
+    precondition(status == 0, "pthread_sigmask: \(status)")
+    return set
+}
+
+/// Blocks until one of `signals` (blocked by `blockStopSignals`) arrives, then stops every
+/// listener and exits 0, so the sanitizer's exit-time leak check runs.
+func waitForStopSignal(_ signals: sigset_t, then listeners: ListenerSet) -> Never {
+    var signals = signals
+    var number: Int32 = 0
+    while sigwait(&signals, &number) != 0 {}
+    listeners.stop()
+    // A listening socket is closed by Dispatch cancel handlers that run after `cancel`.
+    usleep(200_000)
+    exit(0)
 }

@@ -52,6 +52,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+let stopSignals = blockStopSignals()
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 guard let messageType = facadeCatalog.messageType(named: options.messageType) else {
     fail("no message type \(options.messageType) in the catalog; known: \(facadeCatalog.messageTypes.map(\.fullName).joined(separator: ", "))")
@@ -94,6 +95,6 @@ for (name, _) in listeners where ready.wait(timeout: .now() + 10) == .timedOut {
 let ports = listeners.map { "\($0.name)=\($0.listener.port ?? 0)" }.joined(separator: " ")
 FileHandle.standardOutput.write(Data("wirepeer ready type=\(options.messageType) \(ports)\n".utf8))
 
-let signalSources = stopOnSignals(ListenerSet(listeners.map(\.listener)), queue: queue)
+let listenerSet = ListenerSet(listeners.map(\.listener))
 listeners = []  // owned by the ListenerSet from here on
-dispatchMain()
+waitForStopSignal(stopSignals, then: listenerSet)
