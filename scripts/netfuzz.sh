@@ -19,7 +19,7 @@ out=${NETFUZZ_OUT:-$root/.build/netfuzz/out}
 pki=$root/.build/netfuzz/pki
 
 echo "netfuzz: building wirepeer with AddressSanitizer (.build/netfuzz-asan)"
-"$SWIFT" build --product wirepeer --sanitize=address --scratch-path "$root/.build/netfuzz-asan"
+"$SWIFT" build --product wirepeer --sanitize=address --scratch-path "$root/.build/netfuzz-asan" --disable-index-store
 echo "netfuzz: building the driver"
 "$SWIFT" build --product netfuzz
 peer=$("$SWIFT" build --show-bin-path --sanitize=address --scratch-path "$root/.build/netfuzz-asan")/wirepeer

@@ -51,7 +51,7 @@ extension Prover {
         if built.field32 { ProveCommand.printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
         let status = try ChildProcess.runShowingOutput(
-            "/usr/bin/env", ["swift", "build", "--package-path", scratch, "--product", Self.deviceRunner])
+            "/usr/bin/env", Prover.scratchBuild(scratch, ["--product", Self.deviceRunner]))
         guard status == 0 else { throw ProveError(description: "the device runner did not build (exit \(status)); this is a Wireproof bug") }
         let reportPath = work + "/device.json"
         let runner = try ChildProcess.runShowingOutput(scratch + "/.build/debug/" + Self.deviceRunner, [

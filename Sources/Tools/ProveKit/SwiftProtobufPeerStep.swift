@@ -44,7 +44,7 @@ enum SwiftProtobufPeerStep {
     /// `.on` when it builds; otherwise off with the compiler's first error: protoc-gen-swift 1.38.1
     /// writes code that does not compile for some legal schemas (a field named like a nested type).
     static func checkBuilds(scratch: String) throws -> State {
-        let result = try ChildProcess.run("/usr/bin/env", ["swift", "build", "--package-path", scratch, "--target", target])
+        let result = try ChildProcess.run("/usr/bin/env", Prover.scratchBuild(scratch, ["--target", target]))
         if result.status == 0 { return .on }
         let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         let firstError = output.split(separator: "\n").first { $0.contains("error:") && !$0.contains("emit-module command failed") }
