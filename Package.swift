@@ -101,6 +101,9 @@ let package = Package(
         // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
+        // Typical SwiftProtobuf calls compiled against the facades; scripts/swiftprotobuf-peer.sh
+        // compiles the same file against SwiftProtobuf and holds both to one transcript.
+        .testTarget(name: "MigrationSampleTests", dependencies: ["BundledProto"], exclude: ["transcript.txt"]),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport", "ProofSupport"]),
         // Discovery (docs/transport.md): advertise a listener as a DNS-SD service and browse for it,
         // over Avahi's Bonjour-compatible dns_sd API (Debian libavahi-compat-libdnssd-dev, which

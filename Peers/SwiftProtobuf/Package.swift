@@ -27,5 +27,8 @@ let package = Package(
         // Benchmarks/SizePacket/main.swift, the facades' size probe, compiled unchanged but for its
         // import against SwiftProtobuf's code (`make bench`'s size rows; the same source builds on both).
         .executableTarget(name: "size-packet-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/SizePacket"),
+        // Tests/MigrationSampleTests/MovingFromSwiftProtobuf.swift, typical SwiftProtobuf calls, with
+        // a main that prints its transcript (`bash scripts/swiftprotobuf-peer.sh migration-sample`).
+        .executableTarget(name: "migration-sample-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/MigrationSample"),
     ]
 )
