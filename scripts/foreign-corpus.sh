@@ -3,8 +3,8 @@
 # schema root per folder (fetched by package name, never committed; idempotent, quick when done):
 #   googleapis      PyPI googleapis-common-protos: google/api, rpc, type, ... (63 files; google/api
 #                   declares custom options on descriptor.proto)
-#   onnx, onnx-ml   PyPI onnx: onnx/onnx.proto and onnx/onnx-ml.proto (proto2), one schema each
-#                   (they declare the same package)
+#   onnx            PyPI onnx: onnx/onnx.proto (proto2). Not onnx-ml.proto: in onnx 1.23.2 it
+#                   differs from onnx.proto by two comment lines, and proving it again cost CI 2 min
 #   test_messages_proto3  Google's conformance message (Debian protobuf source, unpacked by setup)
 #   wkt             Google's well-known types (Debian libprotobuf-dev, /usr/include)
 #   descriptor      google/protobuf/descriptor.proto itself as a schema
@@ -34,7 +34,7 @@ nanopb_tests=(alltypes alltypes_proto3 anonymous_oneof intsizes map cyclic_messa
               special_characters namingstyle fixed_count)
 
 mkdir -p "$out"
-stamp="$out/.complete-v2"
+stamp="$out/.complete-v3"
 if [ ! -f "$stamp" ]; then
   rm -rf "$out"/*
   wheels="$out/.wheels"; mkdir -p "$wheels"
@@ -56,7 +56,6 @@ PY
   }
   unpack 'googleapis_common_protos-*.whl' "$out/googleapis" 'google/*.proto'
   unpack 'onnx-*.whl' "$out/onnx" 'onnx/onnx.proto'
-  unpack 'onnx-*.whl' "$out/onnx-ml" 'onnx/onnx-ml.proto'
   rm -rf "$wheels"
 
   mkdir -p "$out/test_messages_proto3/google/protobuf" "$out/wkt/google/protobuf" "$out/descriptor/google/protobuf"
