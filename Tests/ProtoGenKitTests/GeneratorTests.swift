@@ -183,7 +183,7 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         let set = try compileSchema(["so.proto": "syntax = \"proto3\"; package so; message N { uint32 small = 1; }"])
         let field = try #require(set.message("so.N")?.fields.first)
         func decision(_ option: String, _ value: String, _ mode: NanopbOptionsMode) -> NanopbOptionDecision {
-            let setting = NanopbOptionSetting(file: "so.proto", element: "so.N.small", kind: "field", option: option, value: value, source: "so.options")
+            let setting = NanopbOptionSetting(file: "so.proto", element: "so.N.small", kind: .field, option: option, value: value, source: "so.options")
             return NanopbOptionPolicy.decide(setting, field: field, mode: mode)
         }
         // int_size can be honoured: skipping it says how to apply it.
@@ -207,7 +207,7 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
             message N { uint32 small = 1; int64 wide = 2; uint32 plain = 3; string gone = 4; }
             """
         func setting(_ element: String, _ option: String, _ value: String) -> NanopbOptionSetting {
-            NanopbOptionSetting(file: "hn.proto", element: element, kind: "field", option: option, value: value, source: "hn.options")
+            NanopbOptionSetting(file: "hn.proto", element: element, kind: .field, option: option, value: value, source: "hn.options")
         }
         // Two options on one field: only int_size sizes it (max_size is skipped, without effect).
         let options = [setting("hn.N.small", "max_size", "4"), setting("hn.N.small", "int_size", "IS_8"),

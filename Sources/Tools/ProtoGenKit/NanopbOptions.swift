@@ -11,13 +11,21 @@ import Foundation
 import ProtoSchema
 
 /// One nanopb option in effect on one schema element, as the schema's sources set it.
+/// The kinds of schema element a nanopb option is set on, spelled as scripts/proto-options.py
+/// reports them. `pattern`: an options-file line nanopb cannot read, reported once by its pattern
+/// (it applies to no element).
+public enum NanopbOptionElementKind: String, Equatable, Hashable, Sendable, Codable {
+    case file, message, field, oneof, pattern
+    case enumType = "enum"
+}
+
 public struct NanopbOptionSetting: Equatable, Hashable, Sendable, Codable {
     /// The `.proto` file of the element.
     public var file: String
     /// Full proto name: `pkg.Msg.field`, `pkg.Msg.oneof`, `pkg.Msg`, `pkg.Enum`, or the file name.
     public var element: String
-    /// `field`, `oneof`, `message`, `enum` or `file`.
-    public var kind: String
+    /// What kind of element it is set on.
+    public var kind: NanopbOptionElementKind
     /// The NanoPBOptions field (`int_size`, `type`, `anonymous_oneof`, ...).
     public var option: String
     /// Its value in text format (`IS_8`, `FT_IGNORE`, `true`, `"<vector>"`).
@@ -28,7 +36,7 @@ public struct NanopbOptionSetting: Equatable, Hashable, Sendable, Codable {
     /// it reads no annotation from); nil for an option it reads. An unread option is never applied.
     public var unread: String?
 
-    public init(file: String, element: String, kind: String, option: String, value: String, source: String, unread: String? = nil) {
+    public init(file: String, element: String, kind: NanopbOptionElementKind, option: String, value: String, source: String, unread: String? = nil) {
         self.file = file; self.element = element; self.kind = kind; self.option = option; self.value = value; self.source = source
         self.unread = unread
     }
@@ -113,7 +121,7 @@ enum NanopbOptionPolicy {
     /// nil when the facades can match the option; else why not.
     private static func honourableReason(_ setting: NanopbOptionSetting, field: FieldSchema?) -> String? {
         switch (setting.kind, setting.option) {
-        case ("field", "int_size"):
+        case (.field, "int_size"):
             guard let field, intSizeType(field.type, setting.value) != nil else {
                 return "int_size applies to int32/int64/uint32/uint64/sint32/sint64 fields only"
             }
@@ -121,9 +129,9 @@ enum NanopbOptionPolicy {
                 return "the field's [default = \(text)] does not fit \(setting.value)"
             }
             return nil
-        case ("field", "type") where setting.value == "FT_IGNORE": return nil
-        case ("oneof", "type") where setting.value == "FT_IGNORE": return nil
-        case ("oneof", "anonymous_oneof"): return nil
+        case (.field, "type") where setting.value == "FT_IGNORE": return nil
+        case (.oneof, "type") where setting.value == "FT_IGNORE": return nil
+        case (.oneof, "anonymous_oneof"): return nil
         case (_, "type"):
             return "\(setting.value) is not supported: the Swift runtime needs every field FT_POINTER (FT_IGNORE is honoured)"
         default:
