@@ -112,10 +112,10 @@ func connectedPair(_ serverParameters: Parameters, client clientParameters: Para
 }
 
 /// A port nothing listens on: bound (never listening, so connects are refused) to learn a free
-/// port, then closed before returning.
-func unusedPort() throws -> UInt16 {
-    let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: false)[0]
-    let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.stream))
+/// port, then closed before returning. `datagram`: a free UDP port instead.
+func unusedPort(datagram: Bool = false) throws -> UInt16 {
+    let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: datagram)[0]
+    let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: datagram)))
     defer { socket.close() }
     return try socket.withDescriptor { fd throws(SystemError) in
         try Sys.bind(fd, address)

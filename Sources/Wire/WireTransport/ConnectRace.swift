@@ -23,13 +23,18 @@ final class ConnectRace {
     private var delayTimer: DispatchWorkItem?
     private var lastError: WireError?
     private var completion: ((Outcome) -> Void)?
+    /// Runs on each fresh socket before its connect (socket options, a local bind); a throw skips
+    /// that address and is the race's error if no other address connects.
+    private let prepare: (_ fd: Int32, _ family: Int32) throws(WireError) -> Void
 
     init(addresses: [SocketAddress], datagram: Bool, attemptDelay: Double, queue: DispatchQueue,
+         prepare: @escaping (_ fd: Int32, _ family: Int32) throws(WireError) -> Void = { _, _ in },
          completion: @escaping (Outcome) -> Void) {
         self.waiting = Self.interleaved(addresses)
         self.socketType = Sys.socketType(datagram: datagram)
         self.attemptDelay = attemptDelay
         self.queue = queue
+        self.prepare = prepare
         self.completion = completion
     }
 
@@ -70,6 +75,11 @@ final class ConnectRace {
                 lastError = error.wireError
                 continue
             }
+            if let failure = prepared(channel, for: address) {
+                channel.close()
+                lastError = failure
+                continue
+            }
             do {
                 try channel.socket.withDescriptor { fd throws(SystemError) in try Sys.connect(fd, address) }
                 return win(channel, address)
@@ -89,6 +99,14 @@ final class ConnectRace {
             }
         }
         if pending.isEmpty { finish(.failure(lastError ?? .resolution(host: "?", reason: "no address"))) }
+    }
+
+    /// Runs `prepare` on the channel's fresh socket; the error, if it threw.
+    private func prepared(_ channel: IOChannel, for address: SocketAddress) -> WireError? {
+        let fd: Int32
+        do { fd = try channel.socket.withDescriptor { fd throws(SystemError) in fd } } catch { return error.wireError }
+        do { try prepare(fd, address.family) } catch { return error }
+        return nil
     }
 
     /// A pending connect finished (its socket became writable): won, or failed and the next starts.

@@ -29,18 +29,24 @@ extension Connection {
     /// Resolves, then races connects over every address (`ConnectRace`) under the connection
     /// timeout; the winner's channel becomes the connection's.
     func connectOutbound() {
-        let addresses: [SocketAddress]
+        let addresses: [SocketAddress], localAddresses: [SocketAddress]
         do {
             addresses = try resolver(host, port, parameters.isDatagram)
             guard !addresses.isEmpty else { return apply(.fatalFailure(.resolution(host: host, reason: "no address"))) }
+            localAddresses = try parameters.requiredLocalEndpoint?.addresses(datagram: parameters.isDatagram) ?? []
             if let options = parameters.tls, tlsContext == nil {
                 tlsContext = try TLSContext(options: options, server: false)
             }
         } catch {
             return apply(.fatalFailure(error))
         }
+        let parameters = parameters
         let race = ConnectRace(addresses: addresses, datagram: parameters.isDatagram,
-                               attemptDelay: parameters.tcp.connectionAttemptDelay, queue: queue) { [weak self] outcome in
+                               attemptDelay: parameters.tcp.connectionAttemptDelay, queue: queue,
+                               prepare: { fd, family throws(WireError) in
+                                   try parameters.applyLocalOptions(fd)
+                                   try parameters.bindLocalEndpoint(fd, family: family, localAddresses: localAddresses)
+                               }) { [weak self] outcome in
             self?.raceFinished(outcome)
         }
         self.race = race

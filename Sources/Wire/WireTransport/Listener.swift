@@ -139,6 +139,9 @@ public final class Listener: @unchecked Sendable {
         } catch { throw error.wireError }
         let channel = IOChannel(socket: socket, queue: queue)
         self.channel = channel  // from here the channel owns the socket, closed on every path by apply()
+        let fd: Int32
+        do { fd = try socket.withDescriptor { fd throws(SystemError) in fd } } catch { throw error.wireError }
+        try parameters.applyLocalOptions(fd)
         do {
             try socket.withDescriptor { fd throws(SystemError) in
                 try Sys.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)

@@ -10,6 +10,21 @@ public struct Parameters: Sendable, Hashable {
     public var tcp: TCPOptions
     /// UDP instead of TCP.
     public let isDatagram: Bool
+    /// The local address outgoing sockets bind to before they connect (NWParameters'
+    /// `requiredLocalEndpoint`): a source address, a fixed source port, or both. Addresses of the
+    /// host in the other family are skipped. A listener ignores it: its host and port say where
+    /// it listens. nil: the kernel picks (the default).
+    public var requiredLocalEndpoint: LocalEndpoint? = nil
+    /// The interface every socket is bound to by name (SO_BINDTODEVICE; NWParameters'
+    /// `requiredInterface`), for connections and listeners: traffic leaves and arrives only
+    /// there. Needs CAP_NET_RAW on older kernels. nil: any interface (the default).
+    public var requiredInterfaceName: String? = nil
+    /// SO_REUSEADDR and SO_REUSEPORT on every socket (NWParameters' `allowLocalEndpointReuse`):
+    /// several listeners of one process or of several can share a port (the kernel spreads
+    /// connections and datagrams over them), and a connection can take a fixed local port still in
+    /// TIME_WAIT. Default false; listeners set SO_REUSEADDR regardless, so a restarted server can
+    /// bind its port at once.
+    public var allowLocalEndpointReuse: Bool = false
 
     public init(tls: TLSOptions? = nil, tcp: TCPOptions = TCPOptions()) {
         self.tls = tls

@@ -13,10 +13,20 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// Resolves `host` (name or literal) for `port` with getaddrinfo; every result, in order.
     /// Blocking: called on a connection's internal queue only.
     static func resolve(host: String, port: UInt16, datagram: Bool) throws(WireError) -> [SocketAddress] {
+        try lookup(host: host, port: port, datagram: datagram, flags: AI_NUMERICSERV | AI_ADDRCONFIG)
+    }
+
+    /// A literal address only, never a lookup, whatever addresses the machine has configured (for
+    /// binding to a local endpoint).
+    static func resolveNumeric(host: String, port: UInt16, datagram: Bool) throws(WireError) -> [SocketAddress] {
+        try lookup(host: host, port: port, datagram: datagram, flags: AI_NUMERICSERV | AI_NUMERICHOST | AI_PASSIVE)
+    }
+
+    private static func lookup(host: String, port: UInt16, datagram: Bool, flags: Int32) throws(WireError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Sys.socketType(datagram: datagram)
-        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        hints.ai_flags = flags
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {

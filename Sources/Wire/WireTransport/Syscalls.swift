@@ -48,8 +48,9 @@ enum Sys {
         }
     }
 
-    static func bind(_ fd: Int32, _ address: SocketAddress) throws(SystemError) {
-        _ = try retryingEINTR("bind") { address.withSockAddr { Glibc.bind(fd, $0, $1) } }
+    /// bind(2); `purpose` names the option that asked for it in the error ("bind(requiredLocalEndpoint …)").
+    static func bind(_ fd: Int32, _ address: SocketAddress, purpose: String? = nil) throws(SystemError) {
+        _ = try retryingEINTR(purpose.map { "bind(\($0))" } ?? "bind") { address.withSockAddr { Glibc.bind(fd, $0, $1) } }
     }
 
     static func listen(_ fd: Int32, backlog: Int32) throws(SystemError) {
@@ -132,6 +133,14 @@ enum Sys {
     static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) throws(SystemError) {
         var v = value
         _ = try retryingEINTR("setsockopt") { Glibc.setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size)) }
+    }
+
+    /// setsockopt(SO_BINDTODEVICE): the socket sends and receives through interface `name` only.
+    static func bindToDevice(_ fd: Int32, _ name: String) throws(SystemError) {
+        let bytes = Array(name.utf8)
+        _ = try retryingEINTR("setsockopt(SO_BINDTODEVICE \"\(name)\")") {
+            Glibc.setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bytes, socklen_t(bytes.count))
+        }
     }
 
     /// shutdown(SHUT_WR): the peer reads end of stream; this side can still read.
