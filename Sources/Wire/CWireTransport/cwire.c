@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <stdio.h>
+#include <openssl/pem.h>
 
 int cwire_errno(void) { return errno; }
 
@@ -99,4 +100,35 @@ void cwire_ssl_error_string(char *buf, size_t size) {
         if (n < 0 || (size_t)n >= size - used) { ERR_clear_error(); break; }
         used += (size_t)n;
     }
+}
+
+int cwire_ssl_ctx_use_chain_pem(SSL_CTX *ctx, const void *pem, int length) {
+    BIO *bio = BIO_new_mem_buf(pem, length);
+    if (!bio) return 0;
+    int ok = 0;
+    X509 *leaf = PEM_read_bio_X509_AUX(bio, NULL, NULL, NULL);
+    if (leaf && SSL_CTX_use_certificate(ctx, leaf) == 1 && SSL_CTX_clear_chain_certs(ctx) == 1) {
+        ok = 1;
+        X509 *next;
+        while ((next = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+            // add0 takes the reference on success only.
+            if (SSL_CTX_add0_chain_cert(ctx, next) != 1) { X509_free(next); ok = 0; break; }
+        }
+        // The loop ends on "no start line" past the last certificate: not an error.
+        unsigned long last = ERR_peek_last_error();
+        if (ok && ERR_GET_LIB(last) == ERR_LIB_PEM && ERR_GET_REASON(last) == PEM_R_NO_START_LINE) ERR_clear_error();
+    }
+    X509_free(leaf);
+    BIO_free(bio);
+    return ok;
+}
+
+int cwire_ssl_ctx_use_key_pem(SSL_CTX *ctx, const void *pem, int length) {
+    BIO *bio = BIO_new_mem_buf(pem, length);
+    if (!bio) return 0;
+    EVP_PKEY *key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
+    int ok = key && SSL_CTX_use_PrivateKey(ctx, key) == 1;
+    EVP_PKEY_free(key);
+    BIO_free(bio);
+    return ok;
 }

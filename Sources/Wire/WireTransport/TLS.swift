@@ -6,8 +6,9 @@ import Glibc
 /// Client: the peer's certificate is verified against `trustedCAFile` (or the system store when
 /// nil) and its name against `serverName` (default: the connection's host; an IP literal is checked
 /// against the certificate's IP addresses). Verification is on unless `verifyPeer` is false.
-/// Server: `certificateFile` and `privateKeyFile` are required; client certificates are not asked for.
-/// A client may present a certificate the same way (`certificateFile`, `privateKeyFile`).
+/// Server: an identity is required, from files (`certificateFile`, `privateKeyFile`) or from
+/// memory (`certificateChainPEM`, `privateKeyPEM`); client certificates are not asked for.
+/// A client may present an identity the same ways.
 ///
 /// `handshakeTimeout` bounds the handshake on both sides: a client whose server never answers its
 /// ClientHello, and a listener's connection whose peer never sends one, fail with
@@ -27,10 +28,21 @@ public struct TLSOptions: Sendable, Hashable {
     /// that the client offers, and fails the handshake when none is (an empty list: no ALPN).
     /// The outcome is `TLSMetadata.applicationProtocol`.
     public var applicationProtocols: [String]
+    /// The identity from memory instead of files: the certificate chain as PEM (leaf first, then
+    /// its intermediates) and the private key as PEM (e.g. from a keychain or a secret store).
+    /// Either both or neither, and not together with `certificateFile` / `privateKeyFile`.
+    public var certificateChainPEM: [UInt8]?
+    public var privateKeyPEM: [UInt8]?
+    /// The cipher suites allowed, by name: TLS 1.3 suites by their IANA names
+    /// (`TLS_AES_128_GCM_SHA256`), TLS 1.2 suites by OpenSSL's (`ECDHE-ECDSA-AES128-GCM-SHA256`).
+    /// Naming suites of one version restricts that version only; the other keeps OpenSSL's
+    /// defaults. An unknown name fails setup. Empty (the default): OpenSSL's defaults.
+    public var cipherSuites: [String]
 
     public init(trustedCAFile: String? = nil, certificateFile: String? = nil, privateKeyFile: String? = nil,
                 serverName: String? = nil, verifyPeer: Bool = true, handshakeTimeout: Double = 10,
-                minimumVersion: TLSVersion = .v1_2, maximumVersion: TLSVersion = .v1_3, applicationProtocols: [String] = []) {
+                minimumVersion: TLSVersion = .v1_2, maximumVersion: TLSVersion = .v1_3, applicationProtocols: [String] = [],
+                certificateChainPEM: [UInt8]? = nil, privateKeyPEM: [UInt8]? = nil, cipherSuites: [String] = []) {
         self.trustedCAFile = trustedCAFile
         self.certificateFile = certificateFile
         self.privateKeyFile = privateKeyFile
@@ -40,7 +52,13 @@ public struct TLSOptions: Sendable, Hashable {
         self.minimumVersion = minimumVersion
         self.maximumVersion = maximumVersion
         self.applicationProtocols = applicationProtocols
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
+        self.cipherSuites = cipherSuites
     }
+
+    /// Whether an identity (from files or memory) is configured.
+    var hasIdentity: Bool { (certificateFile != nil && privateKeyFile != nil) || (certificateChainPEM != nil && privateKeyPEM != nil) }
 }
 
 /// A TLS protocol version the transport can speak.
@@ -106,20 +124,11 @@ final class TLSContext: @unchecked Sendable {
                 throw .tls(reason: "cannot set the ALPN protocols: \(openSSLErrors())")
             }
         }
-        if let cert = options.certificateFile, SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 {
-            throw .tls(reason: "cannot load certificate \(cert): \(openSSLErrors())")
-        }
-        if let key = options.privateKeyFile {
-            guard SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) == 1 else {
-                throw .tls(reason: "cannot load private key \(key): \(openSSLErrors())")
-            }
-            guard SSL_CTX_check_private_key(ctx) == 1 else {
-                throw .tls(reason: "private key \(key) does not match the certificate: \(openSSLErrors())")
-            }
-        }
+        try Self.setCipherSuites(ctx, options.cipherSuites)
+        try Self.loadIdentity(ctx, options)
         if server {
-            guard options.certificateFile != nil, options.privateKeyFile != nil else {
-                throw .tls(reason: "a TLS listener needs certificateFile and privateKeyFile")
+            guard options.hasIdentity else {
+                throw .tls(reason: "a TLS listener needs an identity: certificateFile and privateKeyFile, or certificateChainPEM and privateKeyPEM")
             }
         } else if options.verifyPeer {
             if let ca = options.trustedCAFile {
@@ -136,6 +145,54 @@ final class TLSContext: @unchecked Sendable {
     }
 
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// Restricts each TLS version whose suites `names` lists to them. Each name is tried alone
+    /// first, since OpenSSL accepts a 1.2 list in which only some names are known.
+    private static func setCipherSuites(_ ctx: OpaquePointer, _ names: [String]) throws(WireError) {
+        let tls13 = names.filter { $0.hasPrefix("TLS_") }, tls12 = names.filter { !$0.hasPrefix("TLS_") }
+        for name in tls13 where SSL_CTX_set_ciphersuites(ctx, name) != 1 {
+            ERR_clear_error()
+            throw .invalidArgument("cipherSuites: \(name) is not a TLS 1.3 suite OpenSSL knows")
+        }
+        for name in tls12 where name.contains(":") || SSL_CTX_set_cipher_list(ctx, name) != 1 {
+            ERR_clear_error()
+            throw .invalidArgument("cipherSuites: \(name) is not a TLS 1.2 suite OpenSSL knows")
+        }
+        if !tls13.isEmpty, SSL_CTX_set_ciphersuites(ctx, tls13.joined(separator: ":")) != 1 {
+            throw .tls(reason: "cannot set the TLS 1.3 suites: \(openSSLErrors())")
+        }
+        if !tls12.isEmpty, SSL_CTX_set_cipher_list(ctx, tls12.joined(separator: ":")) != 1 {
+            throw .tls(reason: "cannot set the TLS 1.2 suites: \(openSSLErrors())")
+        }
+    }
+
+    /// The certificate chain and key, from files or from memory; checks that they match.
+    private static func loadIdentity(_ ctx: OpaquePointer, _ options: TLSOptions) throws(WireError) {
+        let files = options.certificateFile != nil || options.privateKeyFile != nil
+        let memory = options.certificateChainPEM != nil || options.privateKeyPEM != nil
+        guard !(files && memory) else {
+            throw .invalidArgument("TLS identity: give certificateFile/privateKeyFile or certificateChainPEM/privateKeyPEM, not both")
+        }
+        guard (options.certificateChainPEM == nil) == (options.privateKeyPEM == nil) else {
+            throw .invalidArgument("TLS identity: certificateChainPEM and privateKeyPEM go together")
+        }
+        if let cert = options.certificateFile, SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 {
+            throw .tls(reason: "cannot load certificate \(cert): \(openSSLErrors())")
+        }
+        if let key = options.privateKeyFile, SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 {
+            throw .tls(reason: "cannot load private key \(key): \(openSSLErrors())")
+        }
+        if let chain = options.certificateChainPEM, cwire_ssl_ctx_use_chain_pem(ctx, chain, Int32(clamping: chain.count)) != 1 {
+            throw .tls(reason: "cannot load certificateChainPEM: \(openSSLErrors())")
+        }
+        if let key = options.privateKeyPEM, cwire_ssl_ctx_use_key_pem(ctx, key, Int32(clamping: key.count)) != 1 {
+            throw .tls(reason: "cannot load privateKeyPEM: \(openSSLErrors())")
+        }
+        let key = options.privateKeyFile ?? (options.privateKeyPEM != nil ? "privateKeyPEM" : nil)
+        if let key, SSL_CTX_check_private_key(ctx) != 1 {
+            throw .tls(reason: "private key \(key) does not match the certificate: \(openSSLErrors())")
+        }
+    }
 
     /// ALPN's wire format: each name as a length byte and its bytes.
     static func alpnWireFormat(_ protocols: [String]) throws(WireError) -> [UInt8] {

@@ -1,7 +1,8 @@
 // C shim for WireTransport: OpenSSL (whose API is partly macros Swift cannot call) and the
 // multi-message socket calls (sendmmsg/recvmmsg need _GNU_SOURCE, which Swift's Glibc module does not
-// define). Every function is a thin forwarder: no state, no allocation, no errno handling (the Swift
-// syscall layer reads errno and retries EINTR in one place).
+// define). Every function is a thin forwarder: no state kept between calls, nothing allocated that
+// outlives the call, no errno handling (the Swift syscall layer reads errno and retries EINTR in one
+// place).
 #ifndef CWIRE_H
 #define CWIRE_H
 
@@ -52,6 +53,11 @@ void cwire_ssl_ctx_set_alpn_server(SSL_CTX *ctx, const unsigned char *prefixed);
 /// The negotiated cipher suite's name, or NULL before the handshake.
 const char *cwire_ssl_cipher_name(const SSL *ssl);
 int cwire_ssl_set_server_name(SSL *ssl, const char *name);
+/// Loads a PEM certificate chain from memory into ctx: the first certificate is the leaf, any
+/// others are its chain. 1 on success; 0 with OpenSSL's error queued (no certificate, bad PEM).
+int cwire_ssl_ctx_use_chain_pem(SSL_CTX *ctx, const void *pem, int length);
+/// Loads a PEM private key from memory into ctx. 1 on success; 0 with OpenSSL's error queued.
+int cwire_ssl_ctx_use_key_pem(SSL_CTX *ctx, const void *pem, int length);
 /// Appends OpenSSL's queued error strings ("; "-separated) to buf (NUL-terminated) and clears the queue.
 void cwire_ssl_error_string(char *buf, size_t size);
 
