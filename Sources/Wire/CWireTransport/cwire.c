@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <openssl/pem.h>
+#include <openssl/evp.h>
 
 int cwire_errno(void) { return errno; }
 
@@ -130,5 +131,54 @@ int cwire_ssl_ctx_use_key_pem(SSL_CTX *ctx, const void *pem, int length) {
     int ok = key && SSL_CTX_use_PrivateKey(ctx, key) == 1;
     EVP_PKEY_free(key);
     BIO_free(bio);
+    return ok;
+}
+
+static int cwire_verify_continue(int ok, X509_STORE_CTX *store) {
+    (void)ok;
+    (void)store;
+    return 1;
+}
+
+void cwire_ssl_ctx_set_verify_deferred(SSL_CTX *ctx, int mode) { SSL_CTX_set_verify(ctx, mode, cwire_verify_continue); }
+
+// The peer's certificate `index` (0 = leaf), borrowed from the session; NULL past the end.
+static X509 *cwire_peer_cert_at(const SSL *ssl, int index) {
+    X509 *leaf = SSL_get0_peer_certificate(ssl);
+    if (!leaf || index < 0) return NULL;
+    if (index == 0) return leaf;
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);
+    if (!chain) return NULL;
+    // A client's view of the chain starts with the server's leaf; a server's view has no leaf.
+    int skip = (sk_X509_num(chain) > 0 && X509_cmp(sk_X509_value(chain, 0), leaf) == 0) ? 1 : 0;
+    int at = index - 1 + skip;
+    return at < sk_X509_num(chain) ? sk_X509_value(chain, at) : NULL;
+}
+
+int cwire_ssl_peer_chain_count(const SSL *ssl) {
+    int n = 0;
+    while (cwire_peer_cert_at(ssl, n)) n++;
+    return n;
+}
+
+int cwire_ssl_peer_cert_der(const SSL *ssl, int index, unsigned char *out, int size) {
+    X509 *cert = cwire_peer_cert_at(ssl, index);
+    if (!cert) return -1;
+    int length = i2d_X509(cert, NULL);
+    if (length < 0 || length > size) return length;
+    unsigned char *cursor = out;
+    return i2d_X509(cert, &cursor);
+}
+
+int cwire_spki_sha256(const unsigned char *der, int length, unsigned char *out) {
+    const unsigned char *cursor = der;
+    X509 *cert = d2i_X509(NULL, &cursor, length);
+    if (!cert) return 0;
+    unsigned char *spki = NULL;
+    int spkiLength = i2d_PUBKEY(X509_get0_pubkey(cert), &spki);
+    unsigned int digestLength = 0;
+    int ok = spkiLength > 0 && EVP_Digest(spki, (size_t)spkiLength, out, &digestLength, EVP_sha256(), NULL) == 1 && digestLength == 32;
+    OPENSSL_free(spki);
+    X509_free(cert);
     return ok;
 }

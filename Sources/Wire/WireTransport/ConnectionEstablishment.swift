@@ -135,7 +135,7 @@ extension Connection {
         let isServer: Bool
         if case .accepted = origin { isServer = true } else { isServer = false }
         var verifyName: String?
-        if let options = parameters.tls, options.verifyPeer, !isServer { verifyName = options.serverName ?? host }
+        if let options = parameters.tls, options.checksPeer(server: false), !isServer { verifyName = options.serverName ?? host }
         // The session's own error (a WireError naming the OpenSSL failure) is reported as is.
         let session: Result<TLSSession, WireError>
         do {
@@ -169,6 +169,12 @@ extension Connection {
 
     func establish() {
         disarmDeadline()
+        if let block = parameters.tls?.verifyBlock, let tls = channel?.tls {
+            let trust = tls.peerTrust
+            guard block.decide(trust) else {
+                return apply(.fatalFailure(.tls(reason: "the verify block rejected the peer's certificate (OpenSSL's verdict: \(trust.verificationError ?? "verified"))")))
+            }
+        }
         negotiated = channel?.tls?.metadata
         channel?.armWrite(false)
         channel?.armRead(false)

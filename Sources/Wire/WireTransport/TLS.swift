@@ -7,8 +7,9 @@ import Glibc
 /// nil) and its name against `serverName` (default: the connection's host; an IP literal is checked
 /// against the certificate's IP addresses). Verification is on unless `verifyPeer` is false.
 /// Server: an identity is required, from files (`certificateFile`, `privateKeyFile`) or from
-/// memory (`certificateChainPEM`, `privateKeyPEM`); client certificates are not asked for.
-/// A client may present an identity the same ways.
+/// memory (`certificateChainPEM`, `privateKeyPEM`); client certificates are asked for only with
+/// `clientCertificates`. A client may present an identity the same ways. `verifyBlock` replaces
+/// OpenSSL's verdict with the caller's, on either side.
 ///
 /// `handshakeTimeout` bounds the handshake on both sides: a client whose server never answers its
 /// ClientHello, and a listener's connection whose peer never sends one, fail with
@@ -38,11 +39,19 @@ public struct TLSOptions: Sendable, Hashable {
     /// Naming suites of one version restricts that version only; the other keeps OpenSSL's
     /// defaults. An unknown name fails setup. Empty (the default): OpenSSL's defaults.
     public var cipherSuites: [String]
+    /// Decides on the peer's certificate after the handshake, on either side (see
+    /// `TLSVerifyBlock`; `.pinning(spkiSHA256:)` for certificate pinning). nil: OpenSSL's verdict
+    /// decides (when `verifyPeer`).
+    public var verifyBlock: TLSVerifyBlock?
+    /// A listener's request for client certificates, verified against `trustedCAFile` (or the
+    /// system store); ignored by a client.
+    public var clientCertificates: TLSClientCertificates
 
     public init(trustedCAFile: String? = nil, certificateFile: String? = nil, privateKeyFile: String? = nil,
                 serverName: String? = nil, verifyPeer: Bool = true, handshakeTimeout: Double = 10,
                 minimumVersion: TLSVersion = .v1_2, maximumVersion: TLSVersion = .v1_3, applicationProtocols: [String] = [],
-                certificateChainPEM: [UInt8]? = nil, privateKeyPEM: [UInt8]? = nil, cipherSuites: [String] = []) {
+                certificateChainPEM: [UInt8]? = nil, privateKeyPEM: [UInt8]? = nil, cipherSuites: [String] = [],
+                verifyBlock: TLSVerifyBlock? = nil, clientCertificates: TLSClientCertificates = .none) {
         self.trustedCAFile = trustedCAFile
         self.certificateFile = certificateFile
         self.privateKeyFile = privateKeyFile
@@ -55,7 +64,13 @@ public struct TLSOptions: Sendable, Hashable {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
         self.cipherSuites = cipherSuites
+        self.verifyBlock = verifyBlock
+        self.clientCertificates = clientCertificates
     }
+
+    /// Whether OpenSSL checks the peer's certificate at all: a client verifying, a client or
+    /// listener with a verify block, a listener asking for client certificates.
+    func checksPeer(server: Bool) -> Bool { verifyBlock != nil || (server ? clientCertificates != .none : verifyPeer) }
 
     /// Whether an identity (from files or memory) is configured.
     var hasIdentity: Bool { (certificateFile != nil && privateKeyFile != nil) || (certificateChainPEM != nil && privateKeyPEM != nil) }
@@ -79,6 +94,8 @@ public struct TLSMetadata: Sendable, Hashable {
     public let cipherSuite: String
     /// The ALPN protocol agreed on; nil when either side offered none.
     public let applicationProtocol: String?
+    /// The certificates the peer sent (DER, leaf first); empty when it sent none.
+    public let peerCertificateChain: [[UInt8]]
 }
 
 /// OpenSSL's queued errors as one string (clears the queue).
@@ -126,21 +143,30 @@ final class TLSContext: @unchecked Sendable {
         }
         try Self.setCipherSuites(ctx, options.cipherSuites)
         try Self.loadIdentity(ctx, options)
-        if server {
-            guard options.hasIdentity else {
-                throw .tls(reason: "a TLS listener needs an identity: certificateFile and privateKeyFile, or certificateChainPEM and privateKeyPEM")
-            }
-        } else if options.verifyPeer {
-            if let ca = options.trustedCAFile {
-                guard SSL_CTX_load_verify_locations(ctx, ca, nil) == 1 else {
-                    throw .tls(reason: "cannot load trusted CA \(ca): \(openSSLErrors())")
-                }
-            } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
-                throw .tls(reason: "cannot load the system trust store: \(openSSLErrors())")
-            }
-            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-        } else {
+        if server, !options.hasIdentity {
+            throw .tls(reason: "a TLS listener needs an identity: certificateFile and privateKeyFile, or certificateChainPEM and privateKeyPEM")
+        }
+        guard options.checksPeer(server: server) else {
             SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+            return
+        }
+        if let ca = options.trustedCAFile {
+            guard SSL_CTX_load_verify_locations(ctx, ca, nil) == 1 else {
+                throw .tls(reason: "cannot load trusted CA \(ca): \(openSSLErrors())")
+            }
+            // A listener names the CAs it accepts in its certificate request.
+            if server, let names = SSL_load_client_CA_file(ca) { SSL_CTX_set_client_CA_list(ctx, names) }
+        } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
+            throw .tls(reason: "cannot load the system trust store: \(openSSLErrors())")
+        }
+        var mode = SSL_VERIFY_PEER
+        if server && options.clientCertificates == .require { mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT }
+        // A listener that does not ask for certificates but has a verify block sees no chain; it
+        // asks (without requiring), so the block has something to decide on.
+        if options.verifyBlock != nil {
+            cwire_ssl_ctx_set_verify_deferred(ctx, mode)
+        } else {
+            SSL_CTX_set_verify(ctx, mode, nil)
         }
     }
 
@@ -272,7 +298,26 @@ final class TLSSession {
         let alpn = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) }
         return TLSMetadata(version: String(cString: SSL_get_version(ssl)),
                            cipherSuite: cwire_ssl_cipher_name(ssl).map { String(cString: $0) } ?? "",
-                           applicationProtocol: length == 0 ? nil : alpn)
+                           applicationProtocol: length == 0 ? nil : alpn, peerCertificateChain: peerCertificateChain)
+    }
+
+    /// The certificates the peer sent, DER, leaf first (after the handshake).
+    var peerCertificateChain: [[UInt8]] {
+        (0 ..< Int(cwire_ssl_peer_chain_count(ssl))).compactMap { index in
+            let length = cwire_ssl_peer_cert_der(ssl, Int32(index), nil, 0)
+            guard length > 0 else { return nil }
+            var der = [UInt8](repeating: 0, count: Int(length))
+            return cwire_ssl_peer_cert_der(ssl, Int32(index), &der, length) == length ? der : nil
+        }
+    }
+
+    /// The peer's certificates and OpenSSL's verdict on them, for a verify block.
+    var peerTrust: TLSPeerTrust {
+        let chain = peerCertificateChain
+        let result = SSL_get_verify_result(ssl)
+        let error: String? = chain.isEmpty ? "no certificate"
+            : result == X509_V_OK ? nil : String(cString: X509_verify_cert_error_string(result))
+        return TLSPeerTrust(certificateChain: chain, verificationError: error)
     }
 
     /// Sends close_notify once (best effort, non-blocking).

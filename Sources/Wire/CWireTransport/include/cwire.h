@@ -58,6 +58,18 @@ int cwire_ssl_set_server_name(SSL *ssl, const char *name);
 int cwire_ssl_ctx_use_chain_pem(SSL_CTX *ctx, const void *pem, int length);
 /// Loads a PEM private key from memory into ctx. 1 on success; 0 with OpenSSL's error queued.
 int cwire_ssl_ctx_use_key_pem(SSL_CTX *ctx, const void *pem, int length);
+/// Peer verification that never stops the handshake: OpenSSL still checks the chain and the name
+/// and records the outcome (SSL_get_verify_result), and the caller decides once the handshake is
+/// done. `mode` is SSL_VERIFY_PEER, with SSL_VERIFY_FAIL_IF_NO_PEER_CERT on a server that requires
+/// a client certificate.
+void cwire_ssl_ctx_set_verify_deferred(SSL_CTX *ctx, int mode);
+/// The certificates the peer sent, leaf first, on either side (OpenSSL leaves the leaf out of a
+/// server's view of the client's chain): how many, and the DER of certificate `index` copied into
+/// `out` (up to `size` bytes). The DER length, or -1 when there is no such certificate.
+int cwire_ssl_peer_chain_count(const SSL *ssl);
+int cwire_ssl_peer_cert_der(const SSL *ssl, int index, unsigned char *out, int size);
+/// SHA-256 of the SubjectPublicKeyInfo of the DER certificate `der` into out[32]. 1 on success.
+int cwire_spki_sha256(const unsigned char *der, int length, unsigned char *out);
 /// Appends OpenSSL's queued error strings ("; "-separated) to buf (NUL-terminated) and clears the queue.
 void cwire_ssl_error_string(char *buf, size_t size);
 
