@@ -42,6 +42,7 @@ let package = Package(
         // Child processes through posix_spawn (Foundation's Process leaks under LeakSanitizer): protoc
         // and nanopb's generator for the generator, every child of the proof.
         .target(name: "ProcessSupport", path: "Sources/Tools/ProcessSupport"),
+        .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         // What every command-line tool shares: how a swift-argument-parser stop becomes an exit status.
         .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Sources/Tools/CommandLineSupport"),
         // Facade generator: library + thin `protogen` command (`make proto` calls it). Shipped-side:

@@ -63,7 +63,7 @@ public enum ChildProcess {
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        let error = spawnWithCleanSignals(&pid, command[0], &actions, argv)
         guard error == 0 else {
             throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
         }
@@ -83,6 +83,25 @@ public enum ChildProcess {
         }
 
         func remove() { for path in [stdin, stdout, stderr] { unlink(path) } }
+    }
+
+    /// posix_spawn with every signal unblocked and at its default action in the child. Without
+    /// this a child inherits the spawning thread's mask and ignored signals: Dispatch's worker
+    /// threads block SIGTERM (so `stop(_:)` could wait for ever on a child that never sees it),
+    /// and the transport ignores SIGPIPE.
+    private static func spawnWithCleanSignals(
+        _ pid: inout pid_t, _ path: String, _ actions: inout posix_spawn_file_actions_t, _ argv: [UnsafeMutablePointer<CChar>?]
+    ) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return posix_spawn(&pid, path, &actions, &attributes, argv, environ)
     }
 
     private static func spawn(
@@ -108,7 +127,7 @@ public enum ChildProcess {
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        let error = spawnWithCleanSignals(&pid, command[0], &actions, argv)
         guard error == 0 else {
             throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
         }
@@ -153,7 +172,7 @@ public enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let error = spawnWithCleanSignals(&pid, executable, &actions, argv)
         close(toChild[0]); close(fromChild[1])
         guard error == 0 else {
             close(toChild[1]); close(fromChild[0])
