@@ -114,7 +114,7 @@ let package = Package(
             name: "CDNSSD", path: "Sources/Wire/CDNSSD", pkgConfig: "avahi-compat-libdns_sd",
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         .target(name: "WireDiscovery", dependencies: ["CDNSSD", "WireTransport"], path: "Sources/Wire/WireDiscovery"),
-        .testTarget(name: "WireDiscoveryTests", dependencies: ["WireDiscovery", "WireTransport"]),
+        .testTarget(name: "WireDiscoveryTests", dependencies: ["WireDiscovery", "WireTransport", "ProofSupport"]),
         // Network fuzzing of a live peer (`make netfuzz`, docs/transport.md): the peer protocol both
         // ends share, the peer (facades behind WireTransport listeners; built with ASan by the make
         // target) and the driver sending seeded exemplar mutants to it.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import ProofSupport
 import Testing
 import WireDiscovery
 import WireTransport
@@ -186,5 +187,72 @@ struct DiscoveryTests {
         }
         #expect(states.wait(until: { $0.last == .cancelled }), "states: \(states.values)")
         #expect(released == nil, "the browser is gone")
+    }
+
+    /// Resolves the first browse result named `name` (browsing until it appears).
+    private func resolve(_ name: String) throws -> ResolvedService {
+        let browser = Browser(type: serviceType)
+        browser.start(queue: DispatchQueue(label: "test.browser"))
+        defer { browser.cancel() }
+        let appeared = Recorder<Bool>()
+        _ = appeared.wait { _ in browser.currentResults.contains { $0.service.name == name } }
+        let found = try #require(browser.currentResults.first { $0.service.name == name }, "\(name) never browsed")
+        let resolved = Recorder<Result<ResolvedService, DiscoveryError>>()
+        let resolver = Resolver(found)  // kept until the answer: a released resolver stops
+        resolver.start(queue: DispatchQueue(label: "test.resolver")) { resolved.append($0) }
+        #expect(withExtendedLifetime(resolver) { resolved.wait(until: { !$0.isEmpty }) })
+        return try #require(resolved.values.first).get()
+    }
+
+    @Test(.enabled(if: namespace != nil, "needs make discovery-test's namespace and avahi-daemon"))
+    func aTXTRecordIsResolvedAndAnUpdateReplacesIt() throws {
+        let listener = try readyListener()
+        defer { listener.cancel() }
+        let name = uniqueName("txt")
+        let advertisement = try listener.advertisement(ServiceDescription(name: name, type: serviceType),
+                                                       txtRecord: try TXTRecord(["path": "/chat", "v": "1"]))
+        let states = Recorder<AdvertisementState>()
+        advertisement.stateUpdateHandler = { states.append($0) }
+        advertisement.start(queue: DispatchQueue(label: "test.advertisement"))
+        defer { advertisement.cancel() }
+        #expect(states.wait(until: { $0.contains { if case .ready = $0 { return true }; return false } }), "\(states.values)")
+        let first = try resolve(name)
+        #expect(first.txtRecord["path"] == "/chat" && first.txtRecord["v"] == "1", "\(first.txtRecord)")
+
+        advertisement.txtRecord = try TXTRecord(["v": "2"])
+        let updated = Recorder<TXTRecord>()
+        #expect(updated.wait { _ in
+            if let again = try? resolve(name) { updated.append(again.txtRecord) }
+            return updated.values.last?["v"] == "2"
+        }, "\(updated.values)")
+        #expect(updated.values.last?["path"] == nil)
+        #expect(!states.values.contains { if case .failed = $0 { return true }; return false }, "\(states.values)")
+    }
+
+    /// avahi-publish, a peer nobody here wrote, publishes a service with TXT attributes; the
+    /// browser finds it and the resolver reads them. The other way, avahi-browse reads ours.
+    @Test(.enabled(if: namespace != nil, "needs make discovery-test's namespace and avahi-daemon"))
+    func txtRecordsCrossBetweenAvahisToolsAndThisAPI() throws {
+        let theirs = uniqueName("avahi-publish")
+        let log = "/tmp/wireproof-avahi-publish-\(getpid()).log"
+        let publisher = try ChildProcess.launch("/usr/bin/timeout", ["20", "/usr/bin/avahi-publish", "-s", theirs, serviceType, "4242",
+                                                                     "role=device", "fw=1.2"], stdout: log, stderr: log + ".err")
+        defer { _ = ChildProcess.stop(publisher) }
+        let resolved = try resolve(theirs)
+        #expect(resolved.port == 4242)
+        #expect(resolved.txtRecord["role"] == "device" && resolved.txtRecord["fw"] == "1.2", "\(resolved.txtRecord)")
+
+        let listener = try readyListener()
+        defer { listener.cancel() }
+        let ours = uniqueName("ours")
+        let advertisement = try listener.advertisement(ServiceDescription(name: ours, type: serviceType),
+                                                       txtRecord: try TXTRecord(["path": "/chat"]))
+        advertisement.start(queue: DispatchQueue(label: "test.advertisement"))
+        defer { advertisement.cancel() }
+        _ = try resolve(ours)
+        let browse = try ChildProcess.run("/usr/bin/timeout", ["10", "/usr/bin/avahi-browse", "-r", "-t", "-p", serviceType])
+        let line = String(decoding: browse.stdout, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("=") && $0.contains(ours.replacingOccurrences(of: " ", with: "\\032")) }
+        #expect(line?.contains("\"path=/chat\"") == true, "avahi-browse: \(String(decoding: browse.stdout, as: UTF8.self)) \(browse.stderrText)")
     }
 }

@@ -58,10 +58,29 @@ public final class Advertisement: @unchecked Sendable {
     private var serviceRef: ServiceRef?
     /// Conflicts met so far; the next registration's name is `service.name` with suffix conflicts + 1.
     private var conflicts = 0
+    private var txt: TXTRecord
 
-    public init(service: ServiceDescription, port: UInt16) {
+    public init(service: ServiceDescription, port: UInt16, txtRecord: TXTRecord = TXTRecord()) {
         self.service = service
         self.port = port
+        self.txt = txtRecord
+    }
+
+    /// The service's TXT record. Set while registered, it replaces the published record
+    /// (DNSServiceUpdateRecord; browsers that resolve again see the new one); a refused update
+    /// fails the advertisement with the call named.
+    public var txtRecord: TXTRecord {
+        get { queue.sync { txt } }
+        set {
+            queue.async {
+                self.txt = newValue
+                guard case .ready = self.state, let serviceRef = self.serviceRef else { return }
+                let code = serviceRef.updateTXTRecord(newValue.bytes)
+                if code != DNSServiceErrorType(kDNSServiceErr_NoError) {
+                    self.report(.failed(.dnssd(call: "DNSServiceUpdateRecord", code: code)))
+                }
+            }
+        }
     }
 
     /// Released while started: the registration is withdrawn and, as after `cancel()`, the
@@ -131,8 +150,9 @@ public final class Advertisement: @unchecked Sendable {
         // `process()`, called on `queue` from the ref's source, which `close()` cancels before
         // this object can go away (deinit closes it).
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let txtBytes = txt.bytes
         let code = DNSServiceRegister(
-            &ref, 0, 0, name, service.type, service.domain, nil, port.bigEndian, 0, nil,
+            &ref, 0, 0, name, service.type, service.domain, nil, port.bigEndian, UInt16(txtBytes.count), txtBytes,
             { _, _, error, name, type, domain, context in
                 guard let context else { return }
                 let me = Unmanaged<Advertisement>.fromOpaque(context).takeUnretainedValue()
@@ -179,9 +199,10 @@ extension Advertisement {
 }
 
 extension Listener {
-    /// Advertises this (ready) listener's bound port as `service`; start the result to publish it.
-    public func advertisement(_ service: ServiceDescription) throws(DiscoveryError) -> Advertisement {
+    /// Advertises this (ready) listener's bound port as `service`, with `txtRecord`; start the
+    /// result to publish it.
+    public func advertisement(_ service: ServiceDescription, txtRecord: TXTRecord = TXTRecord()) throws(DiscoveryError) -> Advertisement {
         guard let port else { throw .invalidArgument("the listener has no bound port yet (start it and wait for ready)") }
-        return Advertisement(service: service, port: port)
+        return Advertisement(service: service, port: port, txtRecord: txtRecord)
     }
 }

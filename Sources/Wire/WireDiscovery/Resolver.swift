@@ -9,6 +9,8 @@ public struct ResolvedService: Sendable, Hashable {
     /// resolution (nss-mdns or the daemon), which this API does not do.
     public let host: String
     public let port: UInt16
+    /// The service's TXT record as the resolve answered it.
+    public let txtRecord: TXTRecord
 }
 
 /// Resolves one browse result to its host and port (DNSServiceResolve), once.
@@ -38,10 +40,12 @@ public final class Resolver: @unchecked Sendable {
             let context = Unmanaged.passUnretained(self).toOpaque()
             let service = self.result.service
             let code = DNSServiceResolve(&ref, 0, self.result.interfaceIndex, service.name, service.type, service.domain,
-                                         { _, _, _, error, _, host, port, _, _, context in
+                                         { _, _, _, error, _, host, port, txtLength, txt, context in
                 guard let context else { return }
                 let me = Unmanaged<Resolver>.fromOpaque(context).takeUnretainedValue()
-                me.resolved(error, host.map { String(cString: $0) }, UInt16(bigEndian: port))
+                // SAFETY: `txt` points to `txtLength` bytes owned by the library for this call; copied here.
+                let record = txt.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(txtLength))) } ?? []
+                me.resolved(error, host.map { String(cString: $0) }, UInt16(bigEndian: port), TXTRecord(decoding: record))
             }, context)
             do throws(DiscoveryError) {
                 try check(code, "DNSServiceResolve")
@@ -64,11 +68,11 @@ public final class Resolver: @unchecked Sendable {
         if code != DNSServiceErrorType(kDNSServiceErr_NoError) { finish(.failure(.dnssd(call: "DNSServiceProcessResult", code: code))) }
     }
 
-    private func resolved(_ error: DNSServiceErrorType, _ host: String?, _ port: UInt16) {
+    private func resolved(_ error: DNSServiceErrorType, _ host: String?, _ port: UInt16, _ txt: TXTRecord) {
         guard error == DNSServiceErrorType(kDNSServiceErr_NoError) else {
             return finish(.failure(.dnssd(call: "DNSServiceResolve reply", code: error)))
         }
-        finish(.success(ResolvedService(result: result, host: host ?? "", port: port)))
+        finish(.success(ResolvedService(result: result, host: host ?? "", port: port, txtRecord: txt)))
     }
 
     /// Delivers the outcome (nil: cancelled, nothing delivered) once and releases the ref.

@@ -54,6 +54,12 @@ final class ServiceRef {
         return DNSServiceProcessResult(ref)
     }
 
+    /// Replaces the registration's TXT record (DNSServiceUpdateRecord on its primary record).
+    func updateTXTRecord(_ bytes: [UInt8]) -> DNSServiceErrorType {
+        guard !closed else { return DNSServiceErrorType(kDNSServiceErr_BadReference) }
+        return DNSServiceUpdateRecord(ref, nil, 0, UInt16(bytes.count), bytes, 0)
+    }
+
     /// Stops watching and releases the ref (asynchronously, in the cancel handler). Idempotent.
     func close() {
         guard !closed else { return }
