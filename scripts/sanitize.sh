@@ -10,8 +10,9 @@
 #                                   ThreadSanitizer with halt_on_error=1, since a
 #                                   TSan report does not change the exit status otherwise
 #
-# Extra arguments go to `swift test` (e.g. --filter NanopbRuntimeTests). No index store in these
-# build folders: nobody browses them, and indexing costs a tenth to a quarter of a debug build.
+# Extra arguments go to `swift test` (e.g. --filter NanopbRuntimeTests). These builds keep the index
+# store: on Linux, building the test runner discovers the tests through it (with
+# --disable-index-store, `swift build --build-tests` fails: "index store path does not exist").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -23,12 +24,12 @@ case "$kind" in
     export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     # -fno-sanitize-recover makes every UBSan check abort; the handlers come with the ASan runtime.
     flags=(--sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
-           --scratch-path "$root/.build/asan" --disable-index-store)
+           --scratch-path "$root/.build/asan")
     filter=()
     ;;
   tsan)
     export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-    flags=(--sanitize=thread --scratch-path "$root/.build/tsan" --disable-index-store)
+    flags=(--sanitize=thread --scratch-path "$root/.build/tsan")
     # Serially: with Swift Testing's parallelism on 2 cores TSan missed a planted race in
     # `modifying` 3 runs of 3 (it saw it 5 of 5 serially), and the load stretched loopback waits.
     filter=(--no-parallel --filter 'NanopbRuntimeTests|FacadeEdgeCaseTests|WireTransportTests|RuntimeLimitTests')
