@@ -169,13 +169,14 @@ extension Connection {
 
     func establish() {
         disarmDeadline()
-        if let block = parameters.tls?.verifyBlock, let tls = channel?.tls {
-            let trust = tls.peerTrust
+        let metadata = channel?.tls?.metadata
+        if let block = parameters.tls?.verifyBlock, let tls = channel?.tls, let metadata {
+            let trust = tls.trust(in: metadata.peerCertificateChain)
             guard block.decide(trust) else {
                 return apply(.fatalFailure(.tls(reason: "the verify block rejected the peer's certificate (OpenSSL's verdict: \(trust.verificationError ?? "verified"))")))
             }
         }
-        negotiated = channel?.tls?.metadata
+        negotiated = metadata
         channel?.armWrite(false)
         channel?.armRead(false)
         apply(.established)

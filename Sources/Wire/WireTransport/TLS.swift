@@ -311,9 +311,9 @@ final class TLSSession {
         }
     }
 
-    /// The peer's certificates and OpenSSL's verdict on them, for a verify block.
-    var peerTrust: TLSPeerTrust {
-        let chain = peerCertificateChain
+    /// OpenSSL's verdict on `chain` (the peer's certificates, read once for the metadata), for a
+    /// verify block.
+    func trust(in chain: [[UInt8]]) -> TLSPeerTrust {
         let result = SSL_get_verify_result(ssl)
         let error: String? = chain.isEmpty ? "no certificate"
             : result == X509_V_OK ? nil : String(cString: X509_verify_cert_error_string(result))
