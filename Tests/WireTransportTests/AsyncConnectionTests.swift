@@ -8,17 +8,31 @@ import Testing
 /// 120 s: a guard against hangs, not a clock. With every suite in parallel on 2 cores, other
 /// suites' blocking waits held the cooperative threads these tests resume on for up to a minute.
 final class Watchdog: @unchecked Sendable {
-    private let fires = Recorder<Bool>()
-    private let timer: DispatchWorkItem
+    /// What the timer holds until it fires: emptied by `stop()`, so the connections and servers
+    /// the closure captured are released with the test, not 120 s later (a listener still alive at
+    /// exit is reported by LeakSanitizer: its weak-reference side table).
+    private final class Target: @unchecked Sendable {
+        let lock = NSLock()
+        var connections: (@Sendable () -> [Connection])?
+        var fired = false
+    }
+    private let target = Target()
 
     init(_ seconds: Double = 120, _ connections: @escaping @Sendable () -> [Connection]) {
-        let fires = self.fires
-        timer = DispatchWorkItem { fires.append(true); connections().forEach { $0.cancel() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
+        let target = self.target
+        target.connections = connections
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            let due: (@Sendable () -> [Connection])? = target.lock.withLock {
+                defer { target.connections = nil }
+                target.fired = target.connections != nil
+                return target.connections
+            }
+            due?().forEach { $0.cancel() }
+        }
     }
 
-    var fired: Bool { !fires.values.isEmpty }
-    func stop() { timer.cancel() }
+    var fired: Bool { target.lock.withLock { target.fired } }
+    func stop() { target.lock.withLock { target.connections = nil } }
 }
 
 /// Runs a task's jobs on a serial queue of its own (an overcommitting Dispatch queue, so it always
