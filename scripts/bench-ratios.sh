@@ -17,7 +17,7 @@
 # Results go into OUT/results.json (key "ratios") for bench.sh's summary.
 #   bench-ratios.sh OUT TMP CALLGRIND_ITERATIONS
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 out=$1 tmp=$2 iter=$3
 py=/usr/bin/python3
@@ -26,7 +26,6 @@ cpp=$tmp/cpp
 mkdir -p "$work" "$cpp"
 started=$(date +%s)
 progress() { printf '[ratios %4ds] %s\n' $(( $(date +%s) - started )) "$*"; }
-die() { echo "bench-ratios: $*" >&2; exit 1; }
 
 "$out/CodecBench.nodebug" dump "$out/rtm.pb" "$work" > /dev/null || die "CodecBench dump failed"
 [ -x "$tmp/build-default/release/CodecC" ] || die "$tmp/build-default/release/CodecC missing (bench.sh builds it)"

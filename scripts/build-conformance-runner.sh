@@ -12,7 +12,7 @@
 # PROTOBUF_SRC (default .deps/protobuf), CONFORMANCE_OUT (default .build/conformance).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 src=${PROTOBUF_SRC:-$root/.deps/protobuf}
 out=${CONFORMANCE_OUT:-$root/.build/conformance}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -25,7 +25,6 @@ for arg in "$@"; do
 done
 
 say() { echo "build-conformance-runner: $*"; }
-die() { echo "build-conformance-runner: $*" >&2; exit 1; }
 
 # Prerequisites, each with the command that provides it.
 [ -f "$src/conformance/conformance_test_runner.cc" ] ||

@@ -3,7 +3,7 @@
 # as $SRC/wireproof) and a scratch $OUT, then checks that $OUT holds every fuzzer, its dictionary
 # and its seed archive, and that each fuzzer starts from $OUT and runs its seeds.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src" "$work/out"
 ln -s "$root" "$work/src/wireproof"

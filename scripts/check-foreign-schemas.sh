@@ -29,9 +29,8 @@
 # Environment: SWIFT.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 mutants=64 only=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -14,7 +14,7 @@
 # that git does not track yet are reported too, since a clean checkout would not have them.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 c_only=0
 for arg in "$@"; do

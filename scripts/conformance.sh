@@ -19,9 +19,8 @@
 #
 # Environment: CONFORMANCE_BUILD (scratch build folder, default .scratch/conformance/.build).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 pbsrc="$root/.deps/protobuf"
 dir="$root/.scratch/conformance"
 build=${CONFORMANCE_BUILD:-$dir/.build}

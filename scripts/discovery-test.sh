@@ -9,9 +9,8 @@
 # namespace, then stops both daemons by pid and deletes the namespace (also on failure). Needs root
 # (ip netns) and scripts/setup.sh's packages (avahi-daemon, dbus, iproute2, libavahi-compat-libdnssd-dev).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 [ "$(id -u)" = 0 ] || { echo "discovery-test: needs root (ip netns, avahi-daemon)" >&2; exit 1; }
 if [ -s /run/avahi-daemon/pid ] && kill -0 "$(cat /run/avahi-daemon/pid)" 2>/dev/null; then
   echo "discovery-test: an avahi-daemon already runs on this machine (pid $(cat /run/avahi-daemon/pid)); its pid file would clash" >&2

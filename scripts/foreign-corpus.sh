@@ -17,10 +17,9 @@
 # versions are pinned so the corpus is the same on every machine.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 deps="$root/.deps"
 out="$deps/foreign"
-die() { echo "foreign-corpus: $*" >&2; exit 1; }
 [ -d "$deps/protobuf/src/google/protobuf" ] && [ -d "$deps/nanopb/tests" ] || die "run 'make setup' first"
 
 pypi_packages=("googleapis-common-protos==1.76.0" "onnx==1.23.2")

@@ -15,7 +15,7 @@
 #   read-off-by-one     pb_read's end-of-stream check lets a read run one byte past the stream
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 runs=3 limit=60 targets="decode differential" bugs=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -6,7 +6,7 @@
 # (default 60). Prints executions, exec/s, edges and the ratio. Build first: make fuzz-build.
 # FUZZ_RATE_CAMPAIGN=0 skips the campaigns and measures only the fixed input set (make bench does).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 seconds=${1:-60}
 source "$root/scripts/fuzz-env.sh"

@@ -17,13 +17,12 @@
 # libFuzzer flags).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 targets=(decode differential structure)
 scratch=$root/.scratch/fuzz
 python=/usr/bin/python3
 source "$root/scripts/fuzz-env.sh"
-die() { echo "fuzz: $*" >&2; exit 1; }
 
 bin_dir() { (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 

@@ -10,9 +10,8 @@
 #     resetting while the server writes, while 20 TCP and 20 TLS clients complete 50 echoes each.
 # Exits 1 if any of those checks fails. Needs `ulimit -n` >= 2 * CONNECTIONS + 100.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 connections=${CONNECTIONS:-1000}
 need=$((2 * connections + 100))
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$need" ]; then ulimit -n "$need"; fi

@@ -16,7 +16,7 @@
 # after every nanopb upgrade; Tests/CNanopbTests fails if any built object still exports pb_*.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 src="$root/.deps/nanopb"
 config="$root/Sources/Shipped/CNanopb/include/wireproof_pb_config.h"
 header="$root/Sources/Shipped/CNanopb/include/wireproof_pb_rename.h"

@@ -12,9 +12,8 @@
 # Variables: NETFUZZ_TYPE (full message name, default rtm.DataPacket), NETFUZZ_SEED, NETFUZZ_COUNT,
 # NETFUZZ_SECONDS, NETFUZZ_ARGS (more driver options, e.g. "--replay DIR" or "--transports udp").
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 out=${NETFUZZ_OUT:-$root/.build/netfuzz/out}
 pki=$root/.build/netfuzz/pki
 

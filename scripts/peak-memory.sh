@@ -5,9 +5,8 @@
 # Debian's libprotobuf-dev) on the same bytes. Prints a table with the ratio to the
 # input size and the goal (peak <= 8 x input + 1 MiB with the default). A measurement, not a test.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 "$SWIFT" build --product runtime-exerciser >/dev/null
 exe="$("$SWIFT" build --product runtime-exerciser --show-bin-path)/runtime-exerciser"
 # Google's C++ runtime on the same bytes (Benchmarks/PeakMemory/peak_libprotobuf.cc), built once.

@@ -27,7 +27,7 @@
 # Exit status: 0 when every leg failed with its report on every plant, 1 otherwise. Logs stay in
 # .scratch/plant/logs/.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 scratch="$root/.scratch/plant"
 tree="$scratch/tree"
 logs="$scratch/logs"

@@ -14,9 +14,8 @@
 # store: on Linux, building the test runner discovers the tests through it (with
 # --disable-index-store, `swift build --build-tests` fails: "index store path does not exist").
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 kind=${1:-}; shift || true
 case "$kind" in
   asan)

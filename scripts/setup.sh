@@ -8,7 +8,7 @@
 # Nothing third-party is committed. A second run with everything in place takes well under a second.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 deps="$root/.deps"
 # Kept for callers written against the older flag; the protobuf source is always unpacked now.
 want_protobuf_src=1

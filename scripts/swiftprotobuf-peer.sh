@@ -28,8 +28,7 @@
 # Environment: SWIFT, SWIFTPROTOBUF_PEER_CONFIG (debug, the default, or release).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-SWIFT=${SWIFT:-swift}
+. "$(dirname "$0")/lib.sh"
 config=${SWIFTPROTOBUF_PEER_CONFIG:-debug}
 package="$root/Peers/SwiftProtobuf"
 generated="$package/Generated"
@@ -37,7 +36,6 @@ logs="$package/.build"
 
 say() { echo "swiftprotobuf-peer: $*" >&2; }
 unavailable() { say "unavailable: $*"; exit 3; }
-die() { say "$*"; exit 1; }
 
 # Every target folder must exist and hold a source before SwiftPM first loads the manifest: a target
 # that was empty then stays out of SwiftPM's cached build plan, and the first build after its code

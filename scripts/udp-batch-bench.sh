@@ -8,9 +8,8 @@
 #      of the medians.
 # Goals from the issue: <= 0.01 send syscalls per datagram batched; CPU <= 0.7x individual.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 BURSTS=${BURSTS:-2000} BURSTS_STRACE=${BURSTS_STRACE:-100} ROUNDS=${ROUNDS:-5} SIZE=100 BYTES=${BYTES:-200}
 "$SWIFT" build -c release --product wirebench >/dev/null
 bench=$("$SWIFT" build -c release --show-bin-path)/wirebench

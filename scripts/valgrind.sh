@@ -13,9 +13,8 @@
 #
 # Extra arguments go to the exerciser (default: check --corpus Corpus/regressions).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
 scratch=${VALGRIND_SCRATCH:-$root/.build}
 "$SWIFT" build --product runtime-exerciser --scratch-path "$scratch"
 binary="$("$SWIFT" build --product runtime-exerciser --scratch-path "$scratch" --show-bin-path)/runtime-exerciser"

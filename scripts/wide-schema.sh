@@ -10,7 +10,7 @@
 # Deterministic; the output is committed. `--check` regenerates into a scratch folder and fails if
 # the committed copy differs.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 fields=5000
 write_proto() {
