@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -119,19 +120,49 @@ def layer_files(layer):
     return files
 
 
+def mask_prose(path, source):
+    """`source` with the lines the rules must not see blanked (the tool skips blank lines; line
+    numbers stay): a Python docstring's lines, and the body of a shell here-document (prose, or
+    code in another language: deleting a Python line of it with `:` is no fault of the script's)."""
+    masked = list(source)
+    if path.endswith(".py"):
+        inside = False
+        for i, line in enumerate(source):
+            quotes = line.count('"""') + line.count("'''")
+            if inside or quotes:
+                masked[i] = "\n"
+            if quotes % 2:
+                inside = not inside
+    elif path.endswith(".sh"):
+        end = None
+        for i, line in enumerate(source):
+            if end is not None:
+                masked[i] = "\n"
+                if line.strip() == end:
+                    end = None
+                continue
+            here = re.search(r"<<-?\s*['\"]?([A-Za-z_]\w*)['\"]?", line)
+            if here and "<<<" not in line:
+                end = here.group(1)
+    return masked
+
+
 def generate(layer):
     """Every mutant of every file of `layer`, in file and line order."""
     from universalmutator import mutator  # noqa: E402 (installed by make mutation)
-    rules = os.path.join(RULES, layer.rules + ".rules")
     out = []
     for path in layer_files(layer):
+        # Python files take the Python operators whatever the layer's language (the shell ones
+        # would turn Python lines into `:`).
+        rules = os.path.join(RULES, ("py" if path.endswith(".py") else layer.rules) + ".rules")
         with open(os.path.join(ROOT, path)) as f:
             source = f.readlines()
+        masked = mask_prose(path, source)
         devnull = open(os.devnull, "w")
         saved, sys.stdout = sys.stdout, devnull  # universalmutator prints per rule file
         try:
             # ignoreStringOnly: a mutant that only changes a string literal (a message) is not a fault.
-            found = mutator.mutants_regexp(source, ruleFiles=[rules], ignorePatterns=[], ignoreStringOnly=True)
+            found = mutator.mutants_regexp(masked, ruleFiles=[rules], ignorePatterns=[], ignoreStringOnly=True)
         finally:
             sys.stdout = saved
             devnull.close()
