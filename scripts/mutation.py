@@ -8,10 +8,14 @@ built, and judged by the suites CI runs for that file:
 
   1. generator and script mutants first regenerate the bundled schema's output (`make proto`
      in the scratch copy): a generation that fails is a kill, as CI's check-protocol would fail;
+     setup.sh mutants first run setup.sh (a failure is a kill), with a private copy of .deps;
   2. `swift build --build-tests`: a mutant that does not compile is counted apart, never scored;
   3. the layer's quick suites (`swift test --filter ...`), then, if those pass, every suite and the
      layer's extra checks: any failure kills the mutant; a step past its time limit is "timed out"
      (counted as detected: an infinite loop or a hang is what a CI run would catch).
+
+Every script under scripts/ and every hand-written Swift file under Sources/ belongs to a layer
+or to UNLAYERED (with the reason): the run fails before judging anything when one belongs to neither.
 
 The score is (killed + timed out) / (killed + timed out + survived). Mutants listed in
 scripts/mutation/equivalent.txt (with the reason) are reported but not scored.
@@ -46,35 +50,121 @@ TREE = os.path.join(SCRATCH, "tree")
 
 @dataclasses.dataclass
 class Layer:
-    """A part of the code, the operators for it and the checks CI runs when it changes."""
+    """A part of the code and the checks CI runs when it changes. Operators come from the file's
+    language (RULES_BY_EXTENSION), so a layer may hold Swift and its Python or shell helpers."""
     name: str
     patterns: list          # files, relative to the root (globs)
-    rules: str              # scripts/mutation/<rules>.rules
     quick: str              # `swift test --filter` of the suites closest to the layer
     regenerate: bool = False  # the bundled output must be regenerated before building
     extra: tuple = ()       # further commands run after the full suites (e.g. check-protocol)
     build_is_check: bool = False  # the code exists to break the build (ABI guard, config asserts)
+    prepare: tuple = ()     # commands run before the build (a failure kills); run again unmutated after
+    extra_limit: int = 0    # seconds an extra check may take (0: the build's limit); for CI legs
+    private_deps: bool = False  # the scratch copy gets its own .deps (the code writes there)
+    sampled: bool = True    # in runs without --layer; False: a mutant may cost a CI leg's time
 
+
+RULES_BY_EXTENSION = {".swift": "swift", ".c": "c", ".h": "c", ".sh": "sh", ".py": "py"}
 
 LAYERS = [
-    Layer("runtime", ["Sources/Shipped/NanopbRuntime/*.swift"], "swift",
+    Layer("runtime", ["Sources/Shipped/NanopbRuntime/*.swift"],
           "NanopbRuntimeTests|FacadeEdgeCaseTests|RuntimeLimitTests"),
     Layer("c-config", ["Sources/Shipped/CNanopb/include/wireproof_*.h",
-                       "Sources/Shipped/CNanopb/wireproof_abi_check.c"], "c",
+                       "Sources/Shipped/CNanopb/wireproof_abi_check.c"],
           "NanopbRuntimeTests|FacadeEdgeCaseTests|CNanopbTests|ProtoGenKitTests", extra=("make check-protocol",),
           build_is_check=True),
-    Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift", "Sources/Tools/ProtoGenKit/Generation/*.swift"], "swift",
+    Layer("generator", ["Sources/Tools/ProtoGenKit/*.swift", "Sources/Tools/ProtoGenKit/Generation/*.swift"],
           "ProtoGenKitTests|NanopbRuntimeTests|FacadeEdgeCaseTests|ConformanceTests", regenerate=True),
     # ConformanceTests (slow: every exemplar through the facades) runs in the all-suites step.
-    Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "swift", "ProtoOracleTests"),
-    Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "swift", "ProtoSchemaTests|ProtoOracleTests"),
+    Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "ProtoOracleTests"),
+    Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "ProtoSchemaTests|ProtoOracleTests"),
     Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift",
-                    "Sources/Proof/CatalogGenerator/*.swift"], "swift",
+                    "Sources/Proof/CatalogGenerator/*.swift"],
           "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
-    Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "swift", "WireTransportTests"),
-    Layer("scripts", ["scripts/proto-options.py"], "sh",
-          "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests", regenerate=True, extra=("make check-protocol",)),
+    Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "WireTransportTests"),
+    # The generation scripts and check-protocol itself (lib.sh: every bash script sources it).
+    Layer("scripts", ["scripts/proto-options.py", "scripts/check-protocol.sh", "scripts/nanopb-symbols.sh",
+                      "scripts/lib.sh"],
+          "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests|CNanopbTests", regenerate=True,
+          extra=("make check-protocol",)),
+    # Layers added later come after these eight, so a sample of 8 (CI's) takes one mutant from each
+    # of the eight, as before. Those marked sampled=False are judged only when named with --layer.
+    # The command-line tools and their process plumbing: prove, generate, oracle-check.
+    Layer("tools", ["Sources/Tools/ProveKit/*.swift", "Sources/Tools/protogen/*.swift",
+                    "Sources/Tools/wireproof/*.swift", "Sources/Tools/CommandLineSupport/*.swift",
+                    "Sources/Tools/ProcessSupport/*.swift", "Sources/Proof/ProofSupport/*.swift"],
+          "ProcessSupportTests|ProveKitTests|ProtoOracleTests", extra=("make check-protocol",)),
+    # nanopb's own generator run with the schema's options, and the device party built from it.
+    Layer("device", ["Sources/Proof/DeviceProof/*.swift", "Sources/Tools/NanopbDeviceLayout/*.swift",
+                     "scripts/device-build.py", "scripts/nanopb_options_file.py"],
+          "DeviceProofTests|DeviceLimitEmitterTests"),
+    Layer("discovery", ["Sources/Wire/WireDiscovery/*.swift", "scripts/discovery-test.sh"],
+          "WireDiscoveryTests", extra=("make discovery-test",), extra_limit=600, sampled=False),
+    Layer("netfuzz", ["Sources/Tools/NetFuzz/*/*.swift", "scripts/netfuzz.sh", "scripts/wire-pki.sh"],
+          "WireTransportTests", extra=("make netfuzz",), extra_limit=900, sampled=False),
+    Layer("exerciser", ["Sources/Proof/RuntimeExerciser/*.swift", "scripts/valgrind.sh"],
+          "NanopbRuntimeTests", extra=("make valgrind",), extra_limit=900, sampled=False),
+    # setup.sh installs the patched nanopb runtime the build compiles: it runs before the build, a
+    # build it breaks is a kill, and it gets a private .deps (it would otherwise write the shared one).
+    Layer("setup", ["scripts/setup.sh"], "CNanopbTests|NanopbRuntimeTests|ProtoScriptTests",
+          prepare=("bash scripts/setup.sh >/dev/null",), build_is_check=True, private_deps=True, sampled=False),
+    Layer("conformance", ["scripts/conformance.sh", "scripts/build-conformance-runner.sh",
+                          "scripts/scratch-package.sh"],
+          "ConformanceTests", extra=("make conformance",), extra_limit=900, sampled=False),
+    Layer("migration", ["scripts/swiftprotobuf-peer.sh", "scripts/swiftprotobuf-plan.py"],
+          "MigrationSampleTests", extra=("make migration-sample",), extra_limit=900, sampled=False),
+    Layer("foreign", ["scripts/check-foreign-schemas.sh", "scripts/foreign-corpus.sh", "scripts/link-schemas.sh"],
+          "ProtoGenKitTests", extra=("make check-foreign",), extra_limit=3600, sampled=False),
+    Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests",
+          extra=("make asan", "make tsan"), extra_limit=3600, sampled=False),
+    Layer("fuzz", ["scripts/fuzz.sh", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh"],
+          "NanopbRuntimeTests", extra=("make fuzz-smoke",), extra_limit=1200, sampled=False),
+    Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests",
+          extra=("make check-wide-schema",), extra_limit=1200, sampled=False),
 ]
+
+# Hand-written code that belongs to no layer, each with the reason. `check_layers` fails on any
+# file under scripts/ (*.sh, *.py) or Sources/ (*.swift, not Sources/Generated) that matches
+# neither a layer nor this list, so new code cannot silently escape mutation testing.
+UNLAYERED = {
+    # Measurements: they print figures for the docs; no test or CI leg runs them or reads what
+    # they print, so every mutant of theirs would survive.
+    "scripts/bench.sh": "a measurement (make bench); nothing runs it in CI or checks its figures",
+    "scripts/bench-ratios.sh": "a measurement (bench.sh --ratios); nothing runs it in CI or checks its figures",
+    "scripts/udp-batch-bench.sh": "a measurement (make udp-batch-bench); nothing runs it in CI",
+    "scripts/load-test.sh": "a load run (make load-test) by hand; no CI leg runs it",
+    "scripts/peak-memory.sh": "a measurement (make peak-memory); no CI leg runs it",
+    "scripts/fuzz-rate.sh": "a measurement of fuzzing speed; nothing runs it in CI",
+    "Sources/Tools/wirebench/*.swift": "the benchmark binary of udp-batch-bench.sh and load-test.sh; no test runs it",
+    # Checks of the checks, run by hand: their own job is to make a sanitizer or fuzzer fail.
+    "scripts/plant-bugs.sh": "plants bugs to show the sanitizer and valgrind legs catch them; run by hand, no CI leg",
+    "scripts/fuzz-planted.sh": "plants bugs to show the fuzz targets find them; run by hand, no CI leg",
+    # Optional paths no CI leg takes.
+    "scripts/fuzz-schema.sh": "the optional libFuzzer step of `wireproof prove --fuzz`; no test or CI leg asks for it",
+    "scripts/fuzz-plot.py": "draws a coverage plot after a fuzz campaign (make fuzz), not in the smoke leg; nothing reads the plot",
+    # Unsafe to mutate in a scratch copy.
+    "scripts/swiftpm-mirrors.py": "writes the machine-wide ~/.swiftpm mirror file (a mutant would redirect every "
+                                  "SwiftPM build on the machine), and runs only where ../shared/vendor exists, "
+                                  "which the scratch copy has not",
+    "scripts/mutation.py": "this tool: judging its mutants means running it inside itself (make mutation-ci, "
+                           "~15 min a mutant); docs/mutation.md 'Shown to work' records its checks",
+}
+
+
+def check_layers():
+    """Every script and hand-written Swift file belongs to a layer or to UNLAYERED. Returns the
+    files that belong to neither."""
+    layered = set()
+    for layer in LAYERS:
+        layered.update(layer_files(layer))
+    excluded = set()
+    for pattern in UNLAYERED:
+        excluded.update(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, pattern)))
+    wanted = set()
+    for pattern in ("scripts/**/*.sh", "scripts/**/*.py", "Sources/**/*.swift"):
+        wanted.update(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, pattern), recursive=True))
+    wanted = {p for p in wanted if not p.startswith("Sources/Generated/")}
+    return sorted(wanted - layered - excluded)
 
 
 @dataclasses.dataclass
@@ -120,11 +210,19 @@ def layer_files(layer):
     return files
 
 
+GLOB_MASK = "\x01\x02"
+
+
 def mask_prose(path, source):
     """`source` with the lines the rules must not see blanked (the tool skips blank lines; line
     numbers stay): a Python docstring's lines, and the body of a shell here-document (prose, or
     code in another language: deleting a Python line of it with `:` is no fault of the script's)."""
     masked = list(source)
+    if path.endswith((".py", ".sh")):
+        # universalmutator reads `/*` as the start of a C block comment and skips every line up to
+        # a `*/`: a glob such as `"$dir"/*.h` hid the rest of a script. Masked here, restored in
+        # the mutants (GLOB_MASK has the same length, and no rule matches it).
+        masked = [line.replace("/*", GLOB_MASK) for line in source]
     if path.endswith(".py"):
         inside = False
         for i, line in enumerate(source):
@@ -152,9 +250,8 @@ def generate(layer):
     from universalmutator import mutator  # noqa: E402 (installed by make mutation)
     out = []
     for path in layer_files(layer):
-        # Python files take the Python operators whatever the layer's language (the shell ones
-        # would turn Python lines into `:`).
-        rules = os.path.join(RULES, ("py" if path.endswith(".py") else layer.rules) + ".rules")
+        # The file's language picks the operators (the shell ones would turn Python lines into `:`).
+        rules = os.path.join(RULES, RULES_BY_EXTENSION[os.path.splitext(path)[1]] + ".rules")
         with open(os.path.join(ROOT, path)) as f:
             source = f.readlines()
         masked = mask_prose(path, source)
@@ -168,6 +265,7 @@ def generate(layer):
             devnull.close()
         for (line, mutated, rule_used, _) in found:
             original = source[line - 1]
+            mutated = mutated.replace(GLOB_MASK, "/*")
             if mutated.strip() == original.strip():
                 continue
             out.append(Mutant(layer, path, line, original, mutated, rule_used[0]))
@@ -175,12 +273,12 @@ def generate(layer):
 
 
 def sample(mutants_by_layer, count, seed):
-    """`count` mutants spread round-robin over the layers. Within a layer the order is a hash of the
+    """`count` mutants spread round-robin over the layers (in LAYERS order). Within a layer the order is a hash of the
     seed and the mutant's text (file, original and mutated line, not the line number), so an edit
     elsewhere does not change which mutants a seed picks: only new or changed code brings new ones."""
     def key(m):
         return hashlib.sha1(f"{seed}\0{m.path}\0{m.original}\0{m.mutated}".encode()).hexdigest()
-    queues = [sorted(mutants_by_layer[name], key=key, reverse=True) for name in sorted(mutants_by_layer)]
+    queues = [sorted(mutants, key=key, reverse=True) for mutants in mutants_by_layer.values()]  # LAYERS order
     picked = []
     while len(picked) < count and any(queues):
         for q in queues:
@@ -245,9 +343,12 @@ def kill_session(sid):
             return
 
 
-def prepare_tree():
+def prepare_tree(private_deps=False):
     """The scratch copy: the working tree's tracked and untracked (not ignored) files, .deps linked,
-    a git repository of its own so each mutant is undone by `git checkout` + `git clean`."""
+    a git repository of its own so each mutant is undone by `git checkout` + `git clean`. With
+    `private_deps` (a chosen mutant is in code that writes .deps: setup.sh), the third-party
+    sources setup.sh unpacks are copied instead, so a mutant cannot delete or rewrite the working
+    tree's own (another build may be using them); the rest of .deps stays linked."""
     files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT,
                            check=True, capture_output=True).stdout.split(b"\0")
     os.makedirs(TREE, exist_ok=True)
@@ -262,8 +363,25 @@ def prepare_tree():
             continue  # deleted in the working tree
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(src, dst)
-    if not os.path.exists(os.path.join(TREE, ".deps")):
-        os.symlink(os.path.join(ROOT, ".deps"), os.path.join(TREE, ".deps"))
+    deps, shared = os.path.join(TREE, ".deps"), os.path.join(ROOT, ".deps")
+    if private_deps:
+        if os.path.islink(deps):
+            os.remove(deps)
+        os.makedirs(deps, exist_ok=True)
+        for entry in os.listdir(shared):
+            src, dst = os.path.join(shared, entry), os.path.join(deps, entry)
+            if entry in ("nanopb", "protobuf"):  # what setup.sh unpacks and writes into
+                if os.path.islink(dst):
+                    os.remove(dst)
+                if not os.path.isdir(dst):
+                    shutil.copytree(src, dst, symlinks=True)
+            elif not os.path.lexists(dst):
+                os.symlink(src, dst)
+    else:
+        if os.path.isdir(deps) and not os.path.islink(deps):
+            shutil.rmtree(deps)  # a private copy from an earlier run
+        if not os.path.lexists(deps):
+            os.symlink(shared, deps)
     git = ["git", "-c", "user.name=mutation", "-c", "user.email=mutation@localhost"]
     shutil.rmtree(os.path.join(TREE, ".git"), ignore_errors=True)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "baseline"]):
@@ -318,6 +436,10 @@ def judge(m, timeouts, logfile):
     if in_transparent_function(m):
         touch_swift_callers()
     try:
+        for cmd in m.layer.prepare:
+            r = run(cmd, timeouts["build"], logfile=logfile)
+            if r != "ok":
+                return ("killed", f"{cmd} failed") if r == "failed" else ("timeout", cmd)
         if m.layer.regenerate:
             if m.layer.name == "generator":
                 r = run("swift build --product protogen", timeouts["build"], logfile=logfile)
@@ -345,7 +467,7 @@ def judge(m, timeouts, logfile):
         if "full" not in timeouts:
             raise NeedsFullBaseline()
         steps = [("all suites", f"swift test --skip-build --skip '{m.layer.quick}'", timeouts["full"])]
-        steps += [(cmd, cmd, timeouts["build"]) for cmd in m.layer.extra]
+        steps += [(cmd, cmd, m.layer.extra_limit or timeouts["build"]) for cmd in m.layer.extra]
         for name, cmd, limit in steps:
             r = run(cmd, limit, logfile=logfile, retry_timeout=True)
             if r == "failed":
@@ -355,6 +477,11 @@ def judge(m, timeouts, logfile):
         return ("survived", "")
     finally:
         restore()
+        # What a prepare step wrote outside the tracked files (setup.sh's git-ignored nanopb copy
+        # in Sources/Shipped/CNanopb) is not undone by restore(): the unmutated step rewrites it.
+        for cmd in m.layer.prepare:
+            if run(cmd, timeouts["build"], logfile=logfile) != "ok":
+                log(f"the unmutated `{cmd}` failed after {m.ident}; see {logfile}")
 
 
 def load_results(path):
@@ -394,7 +521,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sample", type=int, default=0, help="judge this many mutants (0: all)")
-    ap.add_argument("--layer", action="append", default=[], help="only these layers (repeatable)")
+    ap.add_argument("--layer", action="append", default=[],
+                    help="only these layers (repeatable); without it, every layer but those whose checks "
+                         "are whole CI legs (sampled=False in LAYERS)")
     ap.add_argument("--min-score", type=float, default=0.0, help="fail below this score (0-100)")
     ap.add_argument("--list", action="store_true", help="list the chosen mutants and stop")
     ap.add_argument("--resume", action="store_true",
@@ -422,7 +551,13 @@ def main():
     if not (shard.isdigit() and shards.isdigit() and int(shard) < int(shards)):
         ap.error("--shard takes K/N with 0 <= K < N")
 
-    layers = [l for l in LAYERS if not args.layer or l.name in args.layer]
+    unlayered = check_layers()
+    if unlayered:
+        for path in unlayered:
+            log(f"{path} belongs to no layer: add it to one in scripts/mutation.py (LAYERS), or to "
+                f"UNLAYERED with the reason no check can judge its mutants")
+        return 2
+    layers = [l for l in LAYERS if l.name in args.layer] if args.layer else [l for l in LAYERS if l.sampled]
     unknown = set(args.layer) - {l.name for l in LAYERS}
     if unknown:
         ap.error(f"unknown layer(s) {', '.join(sorted(unknown))}; known: {', '.join(l.name for l in LAYERS)}")
@@ -459,7 +594,7 @@ def main():
         open(results_path, "w").close()
     tree_state = describe_tree()
     log("preparing the scratch copy and its baseline build (incremental after the first run)")
-    prepare_tree()
+    prepare_tree(private_deps=any(m.layer.private_deps for m in chosen))
     clock = time.time()
     if run("bash scripts/setup.sh >/dev/null && swift build --build-tests", 3600, logfile=logfile) != "ok":
         log(f"the unmutated tree does not build; see {logfile}")
