@@ -80,6 +80,7 @@ let package = Package(
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
         .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
+        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport"]),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport"],
             exclude: ["Fixtures"]),

@@ -44,14 +44,13 @@
 # changing build flags by hand: Swift skips rewriting an object whose IR did not change).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 ROUNDS=${BENCH_ROUNDS:-101}
 BATCH_MS=${BENCH_BATCH_MS:-4}
 CG_ITER=${BENCH_CALLGRIND_ITERATIONS:-300}
 TMP=${BENCH_TMP:-/tmp/wp-bench}
 DOC=${BENCH_DOC-docs/measurements.md}
-SWIFT=${SWIFT:-swift}
 py=/usr/bin/python3
 pkg=$root/.scratch/bench/pkg
 out=$TMP/out
@@ -59,7 +58,6 @@ results=$out/results.json
 started=$(date +%s)
 
 progress() { printf '[bench %4ds] %s\n' $(( $(date +%s) - started )) "$*"; }
-die() { echo "bench: $*" >&2; exit 1; }
 
 command="make bench"
 knobs=""
@@ -92,7 +90,7 @@ for t in SizeBaseline SizePacket CodecBench; do install "Benchmarks/$t/main.swif
 install Benchmarks/CodecC/main.c "$pkg/Sources/CodecC/main.c"
 one_type=${BENCH_ONE_TYPE:-Rtm_StreamChunk}
 # What the facades hold comes from the generation plan (protogen generate --plan-out), never from their text.
-"${SWIFT:-swift}" run --scratch-path "$TMP/protogen" protogen generate --c-only --proto-dir Protos \
+"$SWIFT" run --scratch-path "$TMP/protogen" protogen generate --c-only --proto-dir Protos \
   --c-out "$out/PlanAllC" --plan-out "$out/plan-all.json" > "$out/proto-all.log" 2>&1 ||
   { cat "$out/proto-all.log"; die "the generation plan of the bundled schema failed"; }
 probe=("$SWIFT" run --scratch-path "$TMP/protogen" wireproof size-probe --plan "$out/plan-all.json" --module BundledProto)
@@ -103,7 +101,7 @@ sed 's/^import BundledProto$/import PrunedPacket/' Benchmarks/SizePacket/main.sw
 for t in SizeAll SizeOne SizeOnePruned SizePacketPruned; do install "$src/$t.swift" "$pkg/Sources/$t/main.swift"; done
 # Pruned facades (and their C) for the two pruned probes, by the same `make proto` pipeline.
 for p in One Packet; do
-  "${SWIFT:-swift}" run --scratch-path "$TMP/protogen" protogen generate --proto-dir Protos \
+  "$SWIFT" run --scratch-path "$TMP/protogen" protogen generate --proto-dir Protos \
     --c-out "$pkg/Sources/Pruned${p}C" --swift-out "$pkg/Sources/Pruned$p" --prune-sources "$pkg/Sources/Size${p}Pruned" \
     --plan-out "$out/plan-$p.json" \
     > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
@@ -115,34 +113,14 @@ echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facad
 protoc -IProtos -I/usr/include --include_imports --descriptor_set_out="$out/rtm.pb" \
   $(cd Protos && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
 
-dep=$(realpath --relative-to="$pkg" "$root")
-id=$(basename "$root" | tr '[:upper:]' '[:lower:]')
-prod() { printf '.product(name: "%s", package: "%s")' "$1" "$id"; }
-cat > "$src/Package.swift" <<PKG
-// swift-tools-version:6.2
-// Written by scripts/bench.sh (make bench); a throwaway package, never committed.
-import PackageDescription
-
-let package = Package(
-    name: "WireproofBench",
-    dependencies: [.package(path: "$dep")],
-    targets: [
-        .target(name: "PrunedOneC", dependencies: [$(prod CNanopb)]),
-        .target(name: "PrunedOne", dependencies: ["PrunedOneC", $(prod NanopbRuntime)]),
-        .target(name: "PrunedPacketC", dependencies: [$(prod CNanopb)]),
-        .target(name: "PrunedPacket", dependencies: ["PrunedPacketC", $(prod NanopbRuntime)]),
-        .executableTarget(name: "SizeBaseline"),
-        .executableTarget(name: "SizePacket", dependencies: [$(prod BundledProto)]),
-        .executableTarget(name: "SizePacketPruned", dependencies: ["PrunedPacket"]),
-        .executableTarget(name: "SizeOne", dependencies: [$(prod BundledProto)]),
-        .executableTarget(name: "SizeOnePruned", dependencies: ["PrunedOne"]),
-        .executableTarget(name: "SizeAll", dependencies: [$(prod BundledProto)]),
-        .executableTarget(name: "CodecBench", dependencies: [$(prod BundledProto), $(prod ProtoOracle), $(prod ProtoSchema)]),
-        .executableTarget(name: "CodecC", dependencies: [$(prod BundledProtoC), $(prod CNanopb)]),
-    ]
-)
-PKG
-install "$src/Package.swift" "$pkg/Package.swift"
+"$SWIFT" run --scratch-path "$TMP/protogen" wireproof scratch-manifest --dir "$pkg" --name WireproofBench \
+  --written-by "scripts/bench.sh (make bench)" --wireproof-root "$root" \
+  --target PrunedOneC=wireproof:CNanopb --target PrunedOne=PrunedOneC,wireproof:NanopbRuntime \
+  --target PrunedPacketC=wireproof:CNanopb --target PrunedPacket=PrunedPacketC,wireproof:NanopbRuntime \
+  --executable SizeBaseline --executable SizePacket=wireproof:BundledProto --executable SizePacketPruned=PrunedPacket \
+  --executable SizeOne=wireproof:BundledProto --executable SizeOnePruned=PrunedOne --executable SizeAll=wireproof:BundledProto \
+  --executable CodecBench=wireproof:BundledProto,wireproof:ProtoOracle,wireproof:ProtoSchema \
+  --executable CodecC=wireproof:BundledProtoC,wireproof:CNanopb >/dev/null || die "cannot write the bench package's manifest"
 
 # --- 3. Release builds --------------------------------------------------------------------------
 echo

@@ -17,8 +17,8 @@
 # Exit status: 0 no property broke, 1 a property broke (or the sanitizer fired), 2 setup failed.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-die() { echo "fuzz-schema: $*" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
+die() { echo "fuzz-schema: $*" >&2; exit 2; }  # exit 2: setup failed (1 is a broken property)
 scratch="" seconds="" device=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,37 +42,15 @@ mkdir -p "$pkg/Sources"
 cp -R "$root/Fuzz/Sources/." "$pkg/Sources/"
 for d in ProvedSchemaC ProvedSchema ProvedSchemaCatalog; do cp -R "$scratch/Sources/$d" "$pkg/Sources/$d"; done
 grep -rl 'import BundledProtoCatalog' "$pkg/Sources" | xargs sed -i 's/^import BundledProtoCatalog$/import ProvedSchemaCatalog/'
-identity=$(basename "$root" | tr '[:upper:]' '[:lower:]')
-new_manifest=$(cat <<EOF
-// swift-tools-version:6.2
-// Written by scripts/fuzz-schema.sh; do not edit. Wireproof's fuzz targets (Fuzz/) over the schema
-// of the enclosing prove scratch package. Wireproof's manifest: $(sha256sum "$root/Package.swift" | cut -c1-16)
-// (SwiftPM replans when this file changes, not when a local dependency's manifest does).
-import PackageDescription
-
-let wireproof = "$identity"
-let package = Package(
-    name: "ProvedSchemaFuzz",
-    dependencies: [.package(path: "$root")],
-    targets: [
-        .target(name: "ProvedSchemaC", dependencies: [.product(name: "CNanopb", package: wireproof)]),
-        .target(name: "ProvedSchema", dependencies: ["ProvedSchemaC", .product(name: "NanopbRuntime", package: wireproof)]),
-        .target(name: "ProvedSchemaCatalog", dependencies: ["ProvedSchema", .product(name: "FacadeProof", package: wireproof)]),
-        .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "FuzzKit", dependencies: [
-            "ProvedSchemaCatalog", "CLibcrypto",
-            .product(name: "FacadeProof", package: wireproof), .product(name: "ProtoOracle", package: wireproof),
-            .product(name: "ProtoSchema", package: wireproof), .product(name: "NanopbRuntime", package: wireproof),
-        ]),
-        .target(name: "GoogleParser", linkerSettings: [.linkedLibrary("protobuf"), .linkedLibrary("stdc++")]),
-        .executableTarget(name: "differential", dependencies: ["FuzzKit", "GoogleParser"]),
-        .executableTarget(name: "device", dependencies: ["FuzzKit", .product(name: "DeviceProof", package: wireproof)]),
-    ],
-    cxxLanguageStandard: .cxx17
-)
-EOF
-)
-[ "$(cat "$pkg/Package.swift" 2>/dev/null)" = "$new_manifest" ] || printf '%s\n' "$new_manifest" > "$pkg/Package.swift"
+"$(wireproof_tool)" scratch-manifest --dir "$pkg" --name ProvedSchemaFuzz --written-by scripts/fuzz-schema.sh \
+  --purpose "Wireproof's fuzz targets (Fuzz/) over the schema of the enclosing prove scratch package." \
+  --wireproof-root "$root" --cxx17 \
+  --target ProvedSchemaC=wireproof:CNanopb --target ProvedSchema=ProvedSchemaC,wireproof:NanopbRuntime \
+  --target ProvedSchemaCatalog=ProvedSchema,wireproof:FacadeProof --target CLibcrypto --links CLibcrypto=crypto \
+  --target FuzzKit=ProvedSchemaCatalog,CLibcrypto,wireproof:FacadeProof,wireproof:ProtoOracle,wireproof:ProtoSchema,wireproof:NanopbRuntime \
+  --target GoogleParser --links GoogleParser=protobuf,stdc++ \
+  --executable differential=FuzzKit,GoogleParser --executable device=FuzzKit,wireproof:DeviceProof >/dev/null ||
+  die "cannot write $pkg/Package.swift"
 rm -rf "$pkg/Sources/decode" "$pkg/Sources/structure" "$pkg/Sources/decode_c"
 
 targets=(differential)

@@ -13,10 +13,8 @@
 # Environment: SWIFT, SWIFT_BUILD_FLAGS (for `swift run protogen`), LINK_SCRATCH (default .scratch/linked).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
-SWIFT=${SWIFT:-swift}
-die() { echo "link-schemas: $*" >&2; exit 1; }
 schemas="$root/Tests/Schemas/linked"
 dir=${LINK_SCRATCH:-$root/.scratch/linked}
 mkdir -p "$dir"
@@ -30,7 +28,7 @@ cp "$schemas/shared/linked/common.proto" "$shared/linked/"
 
 gen() {  # NAME PROTO_DIR [protogen generate arguments...]
   local name=$1 protos=$2; shift 2
-  "${SWIFT:-swift}" run protogen generate --proto-dir "$protos" --c-out "$dir/Sources/${name}C" \
+  "$SWIFT" run protogen generate --proto-dir "$protos" --c-out "$dir/Sources/${name}C" \
     --swift-out "$dir/Sources/$name" "$@" || die "generation of $name failed"
 }
 gen Shared "$shared"
@@ -44,33 +42,12 @@ done
 rm -rf "$dir/Sources/Linked"; mkdir -p "$dir/Sources/Linked"
 cp "$schemas/program/main.swift" "$dir/Sources/Linked/"
 
-dep=$(realpath --relative-to="$dir" "$root")
-id=$(basename "$root" | tr '[:upper:]' '[:lower:]')   # SwiftPM's identity of a path dependency
-cat > "$dir/Package.swift.new" <<PKG
-// swift-tools-version:6.2
-// Written by scripts/link-schemas.sh; do not edit. Two schemas sharing one module of imports,
-// linked into one program.
-import PackageDescription
-
-let runtime: Target.Dependency = .product(name: "NanopbRuntime", package: "$id")
-let cnanopb: Target.Dependency = .product(name: "CNanopb", package: "$id")
-
-let package = Package(
-    name: "LinkedSchemas",
-    dependencies: [.package(path: "$dep")],
-    targets: [
-        .target(name: "SharedC", dependencies: [cnanopb]),
-        .target(name: "Shared", dependencies: ["SharedC", runtime]),
-        .target(name: "AlphaC", dependencies: ["SharedC", cnanopb]),
-        .target(name: "Alpha", dependencies: ["AlphaC", "Shared", runtime]),
-        .target(name: "BetaC", dependencies: ["SharedC", cnanopb]),
-        .target(name: "Beta", dependencies: ["BetaC", "Shared", runtime]),
-        .executableTarget(name: "Linked", dependencies: ["Alpha", "Beta", "Shared", runtime]),
-    ]
-)
-PKG
-cmp -s "$dir/Package.swift.new" "$dir/Package.swift" || cp "$dir/Package.swift.new" "$dir/Package.swift"
-rm -f "$dir/Package.swift.new"
+"$(wireproof_tool)" scratch-manifest --dir "$dir" --name LinkedSchemas --written-by scripts/link-schemas.sh \
+  --purpose "Two schemas sharing one module of imports, linked into one program." --wireproof-root "$root" \
+  --target SharedC=wireproof:CNanopb --target Shared=SharedC,wireproof:NanopbRuntime \
+  --target AlphaC=SharedC,wireproof:CNanopb --target Alpha=AlphaC,Shared,wireproof:NanopbRuntime \
+  --target BetaC=SharedC,wireproof:CNanopb --target Beta=BetaC,Shared,wireproof:NanopbRuntime \
+  --executable Linked=Alpha,Beta,Shared,wireproof:NanopbRuntime >/dev/null || die "cannot write the package's manifest"
 
 echo "link-schemas: building .scratch/linked (SharedC + AlphaC + BetaC in one executable)"
 status=0

@@ -9,7 +9,6 @@ import ProofSupport
 
 enum SwiftProtobufPeerStep {
     static let target = "ProvedSchemaSwift"
-    static let dependency = #".package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.38.1")"#
 
     /// Whether the peer takes part, and if not, why (one line).
     enum State: Equatable {
@@ -53,12 +52,14 @@ enum SwiftProtobufPeerStep {
         return .off("protoc-gen-swift 1.38.1's code for this schema does not compile (\(shortened))")
     }
 
-    /// The scratch manifest's extra package dependency, targets and runner dependency when on.
-    static func manifestParts(_ state: State) -> (dependency: String, target: String, runnerDependency: String) {
-        guard state == .on else { return ("", "", "") }
-        return (", " + dependency,
-                "\n        .target(name: \"\(target)\", dependencies: [.product(name: \"SwiftProtobuf\", package: \"swift-protobuf\")]),",
-                ", \"\(target)\"")
+    /// Adds swift-protobuf, the peer's target and the runner's dependency on it when the peer is on.
+    static func addPeer(_ state: State, to manifest: inout ScratchManifest, runner: String) {
+        guard state == .on else { return }
+        manifest.urlDependencies.append(.init(url: "https://github.com/apple/swift-protobuf.git", exactVersion: "1.38.1"))
+        manifest.targets.append(.init(target, dependencies: [.product("SwiftProtobuf", package: "swift-protobuf")]))
+        if let index = manifest.targets.firstIndex(where: { $0.name == runner }) {
+            manifest.targets[index].dependencies.append(.target(target))
+        }
     }
 
     /// The runner's main.swift: the catalog alone, or the catalog and SwiftProtobuf as its peer.

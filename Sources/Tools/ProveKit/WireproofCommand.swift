@@ -1,6 +1,6 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
-// (CatalogGenerator).
+// (CatalogGenerator), `size-probe` and `scratch-manifest` (for the bench and scratch packages).
 
 import ArgumentParser
 import CatalogGenerator
@@ -11,7 +11,8 @@ public struct WireproofCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
-        subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self])
+        subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
+                      ScratchManifestCommand.self])
 
     public init() {}
 
