@@ -62,6 +62,7 @@ echo "check-foreign: building wireproof"
 "$SWIFT" build --product wireproof > "$scratch/wireproof-build.log" 2>&1 ||
   { tail -20 "$scratch/wireproof-build.log" >&2; echo "check-foreign: wireproof does not build" >&2; exit 1; }
 wireproof=$("$SWIFT" build --product wireproof --show-bin-path)/wireproof
+export WIREPROOF_TOOL=$wireproof   # scripts/link-schemas.sh writes its manifest with it
 
 # 1. The proof on each schema: "DIR" or "DIR+honour" (with --honour-options).
 runs=("${schemas[@]}")
@@ -81,6 +82,16 @@ for run in "${runs[@]}"; do
   fi
 done
 runs=("${with_descriptor[@]}" "${without_descriptor[@]}")
+# Every protoc a proof runs is the first on PATH: a stand-in there logs each call, so the schema's
+# compilations (calls that do not read an existing descriptor set) are counted, and must be one.
+counting="$scratch/protoc-counting"
+mkdir -p "$counting"
+cat > "$counting/protoc" <<EOF
+#!/bin/sh
+echo "\$*" >> "\$PROTOC_LOG"
+exec $(command -v protoc) "\$@"
+EOF
+chmod +x "$counting/protoc"
 names=()
 index=0
 for run in "${runs[@]}"; do
@@ -90,13 +101,18 @@ for run in "${runs[@]}"; do
   [[ "$device_crashes" != *" $(basename "$dir") "* ]] || extra+=(--no-device)
   names+=("$name")
   t0=$(date +%s) status=0
-  "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" "${extra[@]}" \
+  PATH="$counting:$PATH" PROTOC_LOG="$results/$name.protoc" \
+    "$wireproof" prove --proto-dir "$dir" --scratch "$scratch/prove" --mutants "$mutants" "${extra[@]}" \
     --json "$results/$name.json" > "$results/$name.log" 2>&1 || status=$?
+  compilations=$(grep -cv -- '--descriptor_set_in' "$results/$name.protoc" 2>/dev/null || true)
   seconds=$(( $(date +%s) - t0 ))
   echo "$seconds" > "$results/$name.seconds"
   verdict=$(grep -E '^prove: (PROVED|FAILED)' "$results/$name.log" | tail -n 1 || true)
   printf 'check-foreign [%d/%d] %-30s exit %d in %3ds  %s\n' "$index" "${#runs[@]}" "$name" "$status" "$seconds" \
     "${verdict:-$(grep -E '^prove: ' "$results/$name.log" | grep -v 'done in' | tail -n 1)}"
+  if [ "$status" = 0 ] && [ "${compilations:-0}" != 1 ]; then
+    failures+=("$name: protoc compiled the schema ${compilations:-0} times, not once (calls: ${results#"$root"/}/$name.protoc)")
+  fi
   if [ "$status" != 0 ]; then
     failures+=("$name: wireproof prove exited $status (log: ${results#"$root"/}/$name.log)")
     { grep -E 'FAIL|error:|refused|prove: ' "$results/$name.log" | grep -v 'done in' | head -n 15 | sed 's/^/    /'; } || true
