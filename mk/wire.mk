@@ -12,6 +12,12 @@ netfuzz: setup ## seeded mutants to an ASan-built live peer over TCP, TLS and UD
 discovery-test: setup ## DNS-SD advertise, browse, rename in a network namespace (root)
 	@bash scripts/discovery-test.sh
 
+# The transport against openssl s_server/s_client, socat and avahi (the discovery suite in its
+# namespace): one table of behaviours and verdicts (scripts/interop.sh; the discovery rows need root).
+.PHONY: interop
+interop: setup ## the transport against openssl, socat and avahi peers: one interop table
+	@bash scripts/interop.sh
+
 # Benchmarks and load (scripts, never tests; figures in README and docs/transport.md).
 .PHONY: udp-batch-bench load-test
 udp-batch-bench: setup ## UDP batching benchmark (sendmmsg batches against one datagram per call)

@@ -98,8 +98,9 @@ LAYERS = [
     Layer("device", ["Sources/Proof/DeviceProof/*.swift", "Sources/Tools/NanopbDeviceLayout/*.swift",
                      "scripts/device-build.py", "scripts/nanopb_options_file.py"],
           "DeviceProofTests|DeviceLimitEmitterTests"),
-    Layer("discovery", ["Sources/Wire/WireDiscovery/*.swift", "scripts/discovery-test.sh"],
-          "WireDiscoveryTests", extra=("make discovery-test",), extra_limit=600, sampled=False),
+    # make interop runs the discovery suite in its namespace, next to the openssl and socat peers.
+    Layer("discovery", ["Sources/Wire/WireDiscovery/*.swift", "scripts/discovery-test.sh", "scripts/interop.sh"],
+          "WireDiscoveryTests|InteropTests", extra=("make interop",), extra_limit=600, sampled=False),
     Layer("netfuzz", ["Sources/Tools/NetFuzz/*/*.swift", "scripts/netfuzz.sh", "scripts/wire-pki.sh"],
           "WireTransportTests", extra=("make netfuzz",), extra_limit=900, sampled=False),
     Layer("exerciser", ["Sources/Proof/RuntimeExerciser/*.swift", "scripts/valgrind.sh"],

@@ -33,3 +33,18 @@ func openSSLClient(port: UInt16, _ arguments: [String]) throws -> String {
 func makePatientClient(_ parameters: Parameters, port: UInt16) -> (Connection, Recorder<ConnectionState>) {
     makeClient(parameters, port: port, retry: RetryPolicy(initialDelay: 0.05, maximumDelay: 0.1, maximumAttempts: 100))
 }
+
+/// The openssl command with `input` on stdin; its stdout (throws with its stderr when it fails).
+func openssl(_ arguments: [String], input: [UInt8]? = nil) throws -> [UInt8] {
+    let result = try ChildProcess.run("/usr/bin/openssl", arguments, input: input ?? [])
+    guard result.status == 0 else { throw WireError.tls(reason: "openssl \(arguments): \(result.stderrText)") }
+    return result.stdout
+}
+
+/// SHA-256 of a certificate's SubjectPublicKeyInfo, computed by the openssl command (not by the
+/// code under test).
+func spkiPin(_ certificate: String) throws -> [UInt8] {
+    let publicKey = try openssl(["x509", "-in", certificate, "-pubkey", "-noout"])
+    let spki = try openssl(["pkey", "-pubin", "-outform", "DER"], input: publicKey)
+    return try openssl(["dgst", "-sha256", "-binary"], input: spki)
+}

@@ -9,19 +9,6 @@ import Testing
 /// by the openssl command, not by the code under test.
 @Suite("TLS verification")
 struct TLSVerificationTests {
-    /// `openssl` with `input` on stdin; its stdout.
-    private func openssl(_ arguments: [String], input: [UInt8]? = nil) throws -> [UInt8] {
-        let result = try ChildProcess.run("/usr/bin/openssl", arguments, input: input ?? [])
-        guard result.status == 0 else { throw WireError.tls(reason: "openssl \(arguments): \(result.stderrText)") }
-        return result.stdout
-    }
-
-    private func spkiPin(_ certificate: String) throws -> [UInt8] {
-        let publicKey = try openssl(["x509", "-in", certificate, "-pubkey", "-noout"])
-        let spki = try openssl(["pkey", "-pubin", "-outform", "DER"], input: publicKey)
-        return try openssl(["dgst", "-sha256", "-binary"], input: spki)
-    }
-
     @Test func aPinOfTheServersKeyIsAcceptedAndAnyOtherPinRejected() throws {
         let pki = try TestPKI.shared.get()
         let server = try TestServer(.tls(pki.serverOptions))
