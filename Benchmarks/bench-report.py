@@ -370,7 +370,10 @@ def cmd_codec(results_path, time_output, annotate_dir, iterations):
 
 
 # ---------------------------------------------------------------------------------------------
-RATIO_GOALS = {"c": 1.05}
+RATIO_GOALS = {"c": 1.05, "swiftprotobuf": 1.0}
+# Each program's loop functions in callgrind_annotate's output (Swift names mangled).
+LOOP_PATTERNS = {"facade": r"\$s10CodecBench\d+loopFacade{Kind}\w*y",
+                 "swiftprotobuf": r"\$s\d+codec_speed_swiftprotobuf\d+loop{Kind}\w*y"}
 
 
 def inclusive(path, pattern):
@@ -392,14 +395,13 @@ def cmd_ratios(results_path, work):
     for packet in ["chat", "metrics"]:
         size = os.path.getsize(os.path.join(work, f"{packet}.bin"))
         ops = {}
-        for prog in ["facade", "c", "full", "lite"]:
+        for prog in ["facade", "c", "full", "lite", "swiftprotobuf"]:
             name = f"{prog}-{packet}"
+            if prog == "swiftprotobuf" and name not in iterations:
+                continue  # the peer could not be built here (bench-ratios.sh said why)
             path, n = os.path.join(work, f"{name}.txt"), int(iterations[name])
             for kind in ["decode", "encode"]:
-                if prog == "facade":
-                    pattern = r"\$s10CodecBench\d+loopFacade" + kind.capitalize() + r"\w*y"
-                else:
-                    pattern = r":loop_" + kind + r"\b"
+                pattern = LOOP_PATTERNS.get(prog, r":loop_{kind}\b").format(Kind=kind.capitalize(), kind=kind)
                 count = inclusive(path, pattern)
                 if count is None:
                     sys.exit(f"bench-report: no loop_{kind} in {path}")
@@ -429,12 +431,17 @@ def ratio_lines(ratios):
     lines = [f"| instructions per operation (callgrind) | {head} | goal |",
              "|---|" + "--:|" * len(p) + "---|"]
     names = {"facade": "facades", "c": "plain nanopb C (same runtime, generated C, flags)",
-             "full": "libprotobuf full (C++, -O2)", "lite": "libprotobuf lite (C++, -O2)"}
+             "full": "libprotobuf full (C++, -O2)", "lite": "libprotobuf lite (C++, -O2)",
+             "swiftprotobuf": "SwiftProtobuf 1.38.1 (release)"}
+    progs = [prog for prog in names if all(prog in v["ops"]["decode"] for v in p.values())]
     for kind in ["decode", "encode"]:
-        for prog in ["facade", "c", "full", "lite"]:
+        for prog in progs:
             cells = " | ".join(f"{v['ops'][kind][prog]:,.0f}" for v in p.values())
             lines.append(f"| {kind}: {names[prog]} | {cells} | |")
-        for prog, label in [("c", "nanopb C"), ("full", "libprotobuf full"), ("lite", "libprotobuf lite")]:
+        for prog, label in [("c", "nanopb C"), ("full", "libprotobuf full"), ("lite", "libprotobuf lite"),
+                            ("swiftprotobuf", "SwiftProtobuf")]:
+            if prog not in progs:
+                continue
             values = [v["ops"][kind]["facade"] / v["ops"][kind][prog] for v in p.values()]
             cells = " | ".join(f"**{x:.2f}**" for x in values)
             goal = ""

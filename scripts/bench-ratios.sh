@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Part of `make bench` (called by scripts/bench.sh after its release builds): the
-# facades against plain nanopb C and Google's libprotobuf, side by side in one run, on the same bytes.
+# facades against plain nanopb C, Google's libprotobuf and SwiftProtobuf, side by side in one run, on
+# the same bytes.
 #   1. CodecBench dump writes the chat DataPacket (356 B, bench.sh's small message) and the metrics
 #      DataPacket (~22 KB, a MetricsBatch of 16 x 96 samples) to files.
-#   2. Three more programs decode and encode those bytes, each checking the round trip byte for byte:
+#   2. Four more programs decode and encode those bytes, each checking the round trip byte for byte:
 #      CodecC (Benchmarks/CodecC/main.c, built by bench.sh in its scratch package against CNanopb and
 #      BundledProtoC: the facades' own runtime, generated C, config header and release C flags),
 #      CodecCpp full and lite (Benchmarks/CodecCpp/codec_cpp.cc over protoc --cpp_out of Protos/, g++ -O2;
 #      lite from a scratch copy of the protos and of google/protobuf/timestamp.proto with
 #      `option optimize_for = LITE_RUNTIME`, linked against libprotobuf-lite only).
+#      codec-speed-swiftprotobuf (Peers/SwiftProtobuf, protoc-gen-swift's code of Protos/, release;
+#      skipped with the reason when the peer cannot be built here).
 #   3. valgrind --tool=callgrind counts instructions (inclusive cost of each program's decode and
 #      encode loop / iterations; counts repeat exactly from run to run).
 #   4. The facade decode fuzz target against the plain C one on fixed inputs (scripts/fuzz-rate.sh
@@ -53,6 +56,20 @@ if [ "$(cat "$cpp/stamp" 2>/dev/null)" != "$stamp" ]; then
   echo "$stamp" > "$cpp/stamp"
 fi
 
+# --- SwiftProtobuf's program (the peer package, release) -----------------------------------------
+swiftprotobuf=""
+progress "building codec-speed-swiftprotobuf (protoc-gen-swift's code of Protos/, release)"
+status=0
+exe=$(bash scripts/swiftprotobuf-peer.sh codec-speed 2> "$work/swiftprotobuf-build.log") || status=$?
+if [ "$status" = 0 ]; then
+  swiftprotobuf=$work/codec-speed-swiftprotobuf.nodebug
+  strip -g -o "$swiftprotobuf" "$exe"
+elif [ "$status" = 3 ]; then
+  echo "  SwiftProtobuf row skipped: $(tail -n 1 "$work/swiftprotobuf-build.log")"
+else
+  tail -20 "$work/swiftprotobuf-build.log"; die "codec-speed-swiftprotobuf does not build"
+fi
+
 # --- Instruction counts --------------------------------------------------------------------------
 # The metrics packet is 60x the chat packet: fewer iterations keep the run short (counts per
 # operation do not depend on the iteration count beyond the fixed set-up, which the loops exclude).
@@ -67,11 +84,12 @@ callgrind() {  # NAME ITERATIONS COMMAND...
 rm -f "$work/iterations"
 for packet in chat metrics; do
   n=$iter; [ "$packet" = metrics ] && n=$big_iter
-  progress "callgrind, $packet packet ($(stat -c %s "$work/$packet.bin") B), $n iterations: facades, nanopb C, libprotobuf full, lite"
+  progress "callgrind, $packet packet ($(stat -c %s "$work/$packet.bin") B), $n iterations: facades, nanopb C, libprotobuf full, lite${swiftprotobuf:+, SwiftProtobuf}"
   callgrind "facade-$packet" "$n" "$out/CodecBench.nodebug" count "$out/rtm.pb" "$packet" "$n"
   callgrind "c-$packet" "$n" "$codec_c" "$work/$packet.bin" "$n"
   callgrind "full-$packet" "$n" "$cpp/CodecCppFull" "$work/$packet.bin" "$n"
   callgrind "lite-$packet" "$n" "$cpp/CodecCppLite" "$work/$packet.bin" "$n"
+  [ -z "$swiftprotobuf" ] || callgrind "swiftprotobuf-$packet" "$n" "$swiftprotobuf" "$work/$packet.bin" "$n"
 done
 
 # --- Fuzz target rate on fixed inputs ------------------------------------------------------------

@@ -30,5 +30,8 @@ let package = Package(
         // Tests/MigrationSampleTests/MovingFromSwiftProtobuf.swift, typical SwiftProtobuf calls, with
         // a main that prints its transcript (`bash scripts/swiftprotobuf-peer.sh migration-sample`).
         .executableTarget(name: "migration-sample-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/MigrationSample"),
+        // SwiftProtobuf's decode and encode of the bench packets, counted by callgrind next to the
+        // facades, plain nanopb C and libprotobuf (`make bench`'s speed table).
+        .executableTarget(name: "codec-speed-swiftprotobuf", dependencies: ["BundledProtoSwift", swiftProtobuf]),
     ]
 )
