@@ -145,8 +145,10 @@ enum Load {
         if !condition { failures.add("failed"); print("load: FAILED: \(what)") }
     }
 
-    /// `count` clients connected at once to one listener, each echoing once and then held open.
-    static func held(_ name: String, _ parameters: Parameters, client: Parameters, count: Int) throws {
+    /// `count` clients connected at once to one listener, each echoing once and then held open;
+    /// then `silent` raw peers that connect and never send a byte: the listener must count them,
+    /// free each slot when its handshake times out, and keep every echoing client.
+    static func held(_ name: String, _ parameters: Parameters, client: Parameters, count: Int, silent: Int = 0) throws {
         let before = openDescriptors()
         var peak = before
         do {
@@ -165,6 +167,7 @@ enum Load {
                          name, results["ok"], count, elapsed, active, before, peak))
             expect(results["ok"] == count, "\(name): \(results["failed"]) of \(count) clients failed")
             expect(active == count, "\(name): the listener held \(active) connections, not \(count)")
+            if silent > 0 { try silentPeers(name, silent, server: server, held: count, clients: clients) }
             for c in clients { c.cancel() }
             expect(waitUntil(30) { server.listener.activeConnectionCount == 0 }, "\(name): server connections still active after the clients left")
             server.stop()
@@ -173,6 +176,27 @@ enum Load {
         let after = openDescriptors()
         print("load \(name): descriptors after \(after) (before \(before))")
         expect(settled, "\(name): \(after - before) descriptors leaked")
+    }
+
+    /// `count` peers that connect to `server` and stay silent, while `held` clients are connected.
+    private static func silentPeers(_ name: String, _ count: Int, server: EchoServer, held: Int, clients: [Connection]) throws {
+        let errorsBefore = server.counter["server errors"]
+        let start = Date()
+        let peers = try (0 ..< count).map { _ in try RawPeer(port: server.port) }
+        defer { for peer in peers { peer.close() } }
+        let counted = waitUntil(10) { server.listener.activeConnectionCount == held + count }
+        let peak = server.listener.activeConnectionCount
+        let freed = waitUntil(60) { server.listener.activeConnectionCount == held }
+        let seconds = Date().timeIntervalSince(start)
+        let stillReady = clients.filter { $0.currentState == .ready }.count
+        let timedOut = server.counter["server errors"] - errorsBefore
+        let slots = freed ? String(format: "every slot freed by the handshake timeout after %.1f s", seconds)
+                          : String(format: "%d slots still held after %.1f s", server.listener.activeConnectionCount - held, seconds)
+        print("load \(name): \(count) silent peers: listener held \(peak) at once; \(slots) (\(timedOut) server-side failures); \(stillReady)/\(held) echoing clients still ready")
+        expect(counted, "\(name): the listener held \(peak) connections with \(count) silent peers, not \(held + count)")
+        expect(freed, "\(name): \(server.listener.activeConnectionCount - held) silent peers still hold a slot after 60 s")
+        expect(timedOut == count, "\(name): \(timedOut) server-side failures for \(count) silent peers")
+        expect(stillReady == held, "\(name): \(held - stillReady) echoing clients lost while silent peers timed out")
     }
 
     /// A connect storm against a listener with a connection limit.
@@ -277,7 +301,7 @@ enum Load {
         let server = TLSOptions(certificateFile: pki + "/server.pem", privateKeyFile: pki + "/server.key")
         let client = TLSOptions(trustedCAFile: pki + "/ca.pem", serverName: "localhost")
         try held("tcp", .tcp, client: .tcp, count: count)
-        try held("tls", .tls(server), client: .tls(client), count: count)
+        try held("tls", .tls(server), client: .tls(client), count: count, silent: 200)
         try storm(limit: 100, count: 500)
         try faults(tls: client, server: server, bad: 50, good: 20, rounds: 50)
         if failures["failed"] == 0 { print("load: every check held"); return 0 }
