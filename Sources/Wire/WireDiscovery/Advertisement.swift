@@ -31,6 +31,17 @@ public enum AdvertisementState: Sendable, Equatable {
     case cancelled
 }
 
+extension AdvertisementState: LifecycleState {
+    public var phase: LifecyclePhase {
+        switch self {
+        case .setup: return .setup
+        case .ready: return .ready
+        case .failed: return .failed
+        case .cancelled: return .cancelled
+        }
+    }
+}
+
 /// Advertises a port as a DNS-SD service (NWListener's `service`, on Avahi): `start(queue:)`
 /// registers it, `cancel()` withdraws it, so browsers see it removed. Releasing a started
 /// advertisement withdraws it too, and its state handler gets `cancelled` last.
@@ -52,9 +63,7 @@ public final class Advertisement: @unchecked Sendable {
     }
     private var renames = 9
     private let queue = DispatchQueue(label: "wire.dnssd.advertisement")
-    private var userQueue: DispatchQueue?
-    private var handler: (@Sendable (AdvertisementState) -> Void)?
-    private var state = AdvertisementState.setup
+    private var lifecycle = Lifecycle<AdvertisementState>()
     private var serviceRef: ServiceRef?
     /// Conflicts met so far; the next registration's name is `service.name` with suffix conflicts + 1.
     private var conflicts = 0
@@ -74,7 +83,7 @@ public final class Advertisement: @unchecked Sendable {
         set {
             queue.async {
                 self.txt = newValue
-                guard case .ready = self.state, let serviceRef = self.serviceRef else { return }
+                guard case .ready = self.lifecycle.state, let serviceRef = self.serviceRef else { return }
                 let code = serviceRef.updateTXTRecord(newValue.bytes)
                 if code != DNSServiceErrorType(kDNSServiceErr_NoError) {
                     self.report(.failed(.dnssd(call: "DNSServiceUpdateRecord", code: code)))
@@ -87,20 +96,19 @@ public final class Advertisement: @unchecked Sendable {
     /// handler's last call is `cancelled`.
     deinit {
         serviceRef?.close()
-        if state != .cancelled, let handler, let userQueue { userQueue.async { handler(.cancelled) } }
+        lifecycle.deliverReleased()
     }
 
     public var stateUpdateHandler: (@Sendable (AdvertisementState) -> Void)? {
-        get { queue.sync { handler } }
-        set { queue.sync { handler = newValue } }
+        get { queue.sync { lifecycle.stateUpdateHandler } }
+        set { queue.sync { lifecycle.stateUpdateHandler = newValue } }
     }
 
-    public var currentState: AdvertisementState { queue.sync { state } }
+    public var currentState: AdvertisementState { queue.sync { lifecycle.state } }
 
     public func start(queue userQueue: DispatchQueue) {
         queue.async {
-            guard case .setup = self.state else { return }
-            self.userQueue = userQueue
+            guard self.lifecycle.start(on: userQueue) else { return }
             self.registerOrFail()
         }
     }
@@ -127,17 +135,16 @@ public final class Advertisement: @unchecked Sendable {
     /// Withdraws the service (the daemon sends goodbye packets); the last state is `cancelled`.
     public func cancel() {
         queue.async {
-            if case .cancelled = self.state { return }
+            guard self.lifecycle.state != .cancelled else { return }
             self.serviceRef?.close()
             self.serviceRef = nil
             self.report(.cancelled)
-            self.handler = nil
         }
     }
 
+    /// Every state change, through the lifecycle's transition function.
     private func report(_ next: AdvertisementState) {
-        state = next
-        if let handler, let userQueue { userQueue.async { handler(next) } }
+        guard lifecycle.move(to: next) else { return }
         if case .failed = next { serviceRef?.close(); serviceRef = nil }
     }
 
@@ -190,7 +197,7 @@ extension Advertisement {
         guard conflicts < renames else { return report(.failed(.nameConflict(name: taken))) }
         conflicts += 1
         queue.async {
-            switch self.state {
+            switch self.lifecycle.state {
             case .cancelled, .failed: return  // withdrawn meanwhile
             case .setup, .ready: self.registerOrFail()
             }

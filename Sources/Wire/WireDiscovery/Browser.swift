@@ -1,6 +1,7 @@
 import CDNSSD
 import Dispatch
 import Foundation
+import WireTransport
 
 /// One service instance a browser found, on one interface.
 public struct BrowseResult: Sendable, Hashable, CustomStringConvertible {
@@ -24,16 +25,25 @@ public enum BrowserState: Sendable, Equatable {
     case cancelled
 }
 
+extension BrowserState: LifecycleState {
+    public var phase: LifecyclePhase {
+        switch self {
+        case .setup: return .setup
+        case .ready: return .ready
+        case .failed: return .failed
+        case .cancelled: return .cancelled
+        }
+    }
+}
+
 /// Browses for a service type (NWBrowser's shape, on Avahi): the results handler gets the whole
 /// current set and the changes since its last call, added and removed.
 public final class Browser: @unchecked Sendable {
     public let type: String
     public let domain: String?
     private let queue = DispatchQueue(label: "wire.dnssd.browser")
-    private var userQueue: DispatchQueue?
+    private var lifecycle = Lifecycle<BrowserState>()
     private var resultsHandler: (@Sendable (Set<BrowseResult>, [BrowseChange]) -> Void)?
-    private var handler: (@Sendable (BrowserState) -> Void)?
-    private var state = BrowserState.setup
     private var serviceRef: ServiceRef?
     private var results: Set<BrowseResult> = []
     private var pending: [BrowseChange] = []
@@ -47,17 +57,17 @@ public final class Browser: @unchecked Sendable {
     /// is `cancelled` (before, it saw `ready` and then nothing).
     deinit {
         serviceRef?.close()
-        if state != .cancelled, let handler, let userQueue { userQueue.async { handler(.cancelled) } }
+        lifecycle.deliverReleased()
     }
 
     public var browseResultsChangedHandler: (@Sendable (Set<BrowseResult>, [BrowseChange]) -> Void)? {
         get { queue.sync { resultsHandler } }
-        set { queue.sync { resultsHandler = newValue } }
+        set { queue.sync { resultsHandler = lifecycle.state == .cancelled ? nil : newValue } }
     }
 
     public var stateUpdateHandler: (@Sendable (BrowserState) -> Void)? {
-        get { queue.sync { handler } }
-        set { queue.sync { handler = newValue } }
+        get { queue.sync { lifecycle.stateUpdateHandler } }
+        set { queue.sync { lifecycle.stateUpdateHandler = newValue } }
     }
 
     /// The services currently seen.
@@ -65,8 +75,7 @@ public final class Browser: @unchecked Sendable {
 
     public func start(queue userQueue: DispatchQueue) {
         queue.async {
-            guard case .setup = self.state else { return }
-            self.userQueue = userQueue
+            guard self.lifecycle.start(on: userQueue) else { return }
             do throws(DiscoveryError) {
                 try self.browse()
                 self.report(.ready)
@@ -78,18 +87,17 @@ public final class Browser: @unchecked Sendable {
 
     public func cancel() {
         queue.async {
-            if case .cancelled = self.state { return }
+            guard self.lifecycle.state != .cancelled else { return }
             self.serviceRef?.close()
             self.serviceRef = nil
             self.report(.cancelled)
-            self.handler = nil
             self.resultsHandler = nil
         }
     }
 
+    /// Every state change, through the lifecycle's transition function.
     private func report(_ next: BrowserState) {
-        state = next
-        if let handler, let userQueue { userQueue.async { handler(next) } }
+        guard lifecycle.move(to: next) else { return }
         if case .failed = next { serviceRef?.close(); serviceRef = nil }
     }
 
@@ -133,6 +141,6 @@ public final class Browser: @unchecked Sendable {
         guard flags & DNSServiceFlags(kDNSServiceFlagsMoreComing) == 0, !pending.isEmpty else { return }
         let changes = pending, snapshot = results
         pending = []
-        if let resultsHandler, let userQueue { userQueue.async { resultsHandler(snapshot, changes) } }
+        if let resultsHandler, let userQueue = lifecycle.queue { userQueue.async { resultsHandler(snapshot, changes) } }
     }
 }

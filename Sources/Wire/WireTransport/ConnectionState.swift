@@ -153,17 +153,13 @@ public enum ListenerState: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-enum ListenerEvent { case bound, fatalFailure(WireError), cancel }
-
-extension ListenerState {
-    /// The listener's transition function (same contract as the connection's).
-    func applying(_ event: ListenerEvent) -> ListenerState? {
-        switch (self, event) {
-        case (.setup, .bound): return .ready
-        case (.setup, .fatalFailure(let e)), (.ready, .fatalFailure(let e)): return .failed(e)
-        case (.setup, .cancel), (.ready, .cancel), (.failed, .cancel): return .cancelled
-        case (.cancelled, .cancel): return nil
-        default: preconditionFailure("WireTransport: illegal listener transition \(self) on \(event)")
+extension ListenerState: LifecycleState {
+    public var phase: LifecyclePhase {
+        switch self {
+        case .setup: return .setup
+        case .ready: return .ready
+        case .failed: return .failed
+        case .cancelled: return .cancelled
         }
     }
 }

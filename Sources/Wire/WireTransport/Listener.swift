@@ -23,9 +23,7 @@ public final class Listener: @unchecked Sendable {
     public let requestedPort: UInt16
 
     let queue: DispatchQueue
-    private var userQueue: DispatchQueue?
-    private var state = ListenerState.setup
-    private var stateHandler: (@Sendable (ListenerState) -> Void)?
+    private var lifecycle = Lifecycle<ListenerState>()
     private var connectionHandler: (@Sendable (Connection) -> Void)?
     private var validation: (@Sendable (SocketAddress) -> Bool)?
     private var channel: IOChannel?
@@ -65,16 +63,16 @@ public final class Listener: @unchecked Sendable {
     // Handlers set once the listener is cancelled are dropped, as cancelling drops the ones it had:
     // they could never be called, and kept they would hold what they capture for ever.
     public var stateUpdateHandler: (@Sendable (ListenerState) -> Void)? {
-        get { queue.sync { stateHandler } }
-        set { queue.sync { stateHandler = state == .cancelled ? nil : newValue } }
+        get { queue.sync { lifecycle.stateUpdateHandler } }
+        set { queue.sync { lifecycle.stateUpdateHandler = newValue } }
     }
     public var newConnectionHandler: (@Sendable (Connection) -> Void)? {
         get { queue.sync { connectionHandler } }
-        set { queue.sync { connectionHandler = state == .cancelled ? nil : newValue } }
+        set { queue.sync { connectionHandler = lifecycle.state == .cancelled ? nil : newValue } }
     }
     public var validationHandler: (@Sendable (SocketAddress) -> Bool)? {
         get { queue.sync { validation } }
-        set { queue.sync { validation = state == .cancelled ? nil : newValue } }
+        set { queue.sync { validation = lifecycle.state == .cancelled ? nil : newValue } }
     }
     public var connectionLimit: Int? {
         get { queue.sync { limit } }
@@ -90,37 +88,35 @@ public final class Listener: @unchecked Sendable {
     public var activeConnectionCount: Int { queue.sync { active } }
     /// Every connection accepted (refused ones not included).
     public var acceptedCount: Int { queue.sync { acceptedTotal } }
-    public var currentState: ListenerState { queue.sync { state } }
+    public var currentState: ListenerState { queue.sync { lifecycle.state } }
 
     public func start(queue userQueue: DispatchQueue) {
         queue.async {
-            guard case .setup = self.state else { return }
-            self.userQueue = userQueue
+            guard self.lifecycle.start(on: userQueue) else { return }
             do throws(WireError) {
                 try self.bindAndListen()
-                self.apply(.bound)
+                self.move(to: .ready)
             } catch {
-                self.apply(.fatalFailure(error))
+                self.move(to: .failed(error))
             }
         }
     }
 
     /// Stops accepting and closes the listening socket. Connections already accepted live on.
     public func cancel() {
-        queue.async { self.apply(.cancel) }
+        queue.async { self.move(to: .cancelled) }
     }
 
-    private func apply(_ event: ListenerEvent) {
-        guard let next = state.applying(event) else { return }
-        state = next
-        if let handler = stateHandler, let userQueue { userQueue.async { handler(next) } }
+    /// Every state change, through the lifecycle's transition function; a failed or cancelled
+    /// listener closes its socket, and a cancelled one drops its handlers.
+    private func move(to next: ListenerState) {
+        guard lifecycle.move(to: next) else { return }
         switch next {
         case .failed, .cancelled:
             channel?.close()
             channel = nil
             udpTable?.detach()
             if case .cancelled = next {
-                stateHandler = nil
                 connectionHandler = nil
                 validation = nil
             }
@@ -138,7 +134,7 @@ public final class Listener: @unchecked Sendable {
             socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: datagram)))
         } catch { throw error.wireError }
         let channel = IOChannel(socket: socket, queue: queue)
-        self.channel = channel  // from here the channel owns the socket, closed on every path by apply()
+        self.channel = channel  // from here the channel owns the socket, closed on every path by move(to:)
         let fd: Int32
         do { fd = try socket.withDescriptor { fd throws(SystemError) in fd } } catch { throw error.wireError }
         try parameters.applyLocalOptions(fd)
@@ -163,7 +159,7 @@ public final class Listener: @unchecked Sendable {
     // MARK: TCP / TLS
 
     private func acceptPending() {
-        guard let channel, case .ready = state else { return }
+        guard let channel, lifecycle.state == .ready else { return }
         for _ in 0 ..< Self.acceptsPerEvent {
             let fd: Int32, peer: SocketAddress
             do {
@@ -177,7 +173,7 @@ public final class Listener: @unchecked Sendable {
                 pauseAccepting()
                 return
             } catch {
-                return apply(.fatalFailure(error.wireError))
+                return move(to: .failed(error.wireError))
             }
             admit(SocketHandle(taking: fd), peer: peer)
         }
@@ -222,7 +218,7 @@ public final class Listener: @unchecked Sendable {
     /// nothing before its handler starts it.
     private func hand(_ connection: Connection, peer: SocketAddress) {
         let validate = validation, handler = connectionHandler
-        (userQueue ?? .global()).async { [weak self] in
+        (lifecycle.queue ?? .global()).async { [weak self] in
             if let validate, !validate(peer) {
                 connection.cancel()
                 if let self { self.queue.async { self.rejected += 1 } }
@@ -235,7 +231,7 @@ public final class Listener: @unchecked Sendable {
     // MARK: UDP
 
     private func readDatagrams() {
-        guard let channel, let table = udpTable, case .ready = state else { return }
+        guard let channel, let table = udpTable, lifecycle.state == .ready else { return }
         let batch = Connection.datagramBatch
         for _ in 0 ..< 16 {
             let got: [Sys.Datagram]
