@@ -3,7 +3,7 @@
 # against the facades as an outside peer.
 #
 #  1. builds conformance_test_runner (scripts/build-conformance-runner.sh; incremental);
-#  2. writes a scratch package under .scratch/conformance (scripts/scratch-package.sh) holding the
+#  2. writes a scratch package under .scratch/conformance (wireproof scratch-package) holding the
 #     nanopb C and facades `make proto` generates for test_messages_proto3.proto and
 #     conformance.proto, plus the host executable in Conformance/Host, and builds it;
 #  3. runs the runner with --enforce_recommended and Conformance/failure_list.txt;
@@ -42,7 +42,7 @@ bash scripts/build-conformance-runner.sh
 runner="$root/.build/conformance/conformance_test_runner"
 
 say "generating facades for test_messages_proto3.proto and conformance.proto"
-bash scripts/scratch-package.sh --dir "$dir" --name ConformanceProtos \
+"$(wireproof_tool)" scratch-package --dir "$dir" --name ConformanceProtos \
   --include "$pbsrc/src" --include "$pbsrc/conformance" \
   --executable "ConformanceHost=$root/Conformance/Host" \
   google/protobuf/test_messages_proto3.proto conformance.proto

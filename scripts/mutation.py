@@ -109,8 +109,7 @@ LAYERS = [
     # build it breaks is a kill, and it gets a private .deps (it would otherwise write the shared one).
     Layer("setup", ["scripts/setup.sh"], "CNanopbTests|NanopbRuntimeTests|ProtoScriptTests",
           prepare=("bash scripts/setup.sh >/dev/null",), build_is_check=True, private_deps=True, sampled=False),
-    Layer("conformance", ["scripts/conformance.sh", "scripts/build-conformance-runner.sh",
-                          "scripts/scratch-package.sh"],
+    Layer("conformance", ["scripts/conformance.sh", "scripts/build-conformance-runner.sh"],
           "ConformanceTests", extra=("make conformance",), extra_limit=900, sampled=False),
     Layer("migration", ["scripts/swiftprotobuf-peer.sh", "scripts/swiftprotobuf-plan.py"],
           "MigrationSampleTests", extra=("make migration-sample",), extra_limit=900, sampled=False),

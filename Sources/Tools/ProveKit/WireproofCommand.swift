@@ -1,6 +1,7 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
-// (CatalogGenerator), `size-probe` and `scratch-manifest` (for the bench and scratch packages).
+// (CatalogGenerator), `size-probe`, `scratch-manifest` and
+// `scratch-package` (for the bench and scratch packages).
 
 import ArgumentParser
 import CatalogGenerator
@@ -12,7 +13,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
-                      ScratchManifestCommand.self])
+                      ScratchManifestCommand.self, ScratchPackageCommand.self])
 
     public init() {}
 

@@ -1,0 +1,77 @@
+// `wireproof scratch-package`: a throwaway package holding the C target and facades of .proto files
+// this package does not bundle, generated in this process (SchemaGeneration) and declared by
+// ScratchManifest; optionally with executables that use them (make conformance's host).
+
+import ArgumentParser
+import Foundation
+import ProtoGenKit
+
+/// `wireproof scratch-package`.
+public struct ScratchPackageCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "scratch-package",
+        abstract: "Write a throwaway package holding the C target and facades of some .proto files.",
+        discussion: """
+            Each PROTO (a name such as google/protobuf/any.proto) is copied from the first --include \
+            root that holds it into DIR/Protos; what it imports is found through the same roots. \
+            DIR/Protos and DIR/Sources are replaced. Build the result with \
+            `swift build --package-path DIR`.
+            """)
+
+    @Option(help: "The package folder (created).") var dir: String
+    @Option(help: "The schema's name: targets NAME (facades) and NAMEC (nanopb C).") var name: String
+    @Option(name: .customLong("include"), help: "A root to find each PROTO in, searched in order (repeatable; default /usr/include).")
+    var includes: [String] = []
+    @Option(name: .customLong("executable"), help: "TARGET=SOURCE_DIR: an executable target using the schema, its sources copied (repeatable).")
+    var executables: [String] = []
+    @Flag(name: .customLong("c-only"), help: "Generate and declare only the C target.") var cOnly = false
+    @Argument(help: "The .proto files, named relative to an --include root.") var protos: [String]
+
+    public init() {}
+
+    public func validate() throws {
+        if protos.isEmpty { throw ValidationError("give at least one PROTO") }
+        if name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil {
+            throw ValidationError("--name must be an identifier, got '\(name)'")
+        }
+    }
+
+    public func run() throws {
+        let fm = FileManager.default
+        let folder = SchemaGeneration.absolute(dir)
+        let roots = (includes.isEmpty ? ["/usr/include"] : includes).map(SchemaGeneration.absolute)
+        for sub in ["Protos", "Sources"] where fm.fileExists(atPath: "\(folder)/\(sub)") { try fm.removeItem(atPath: "\(folder)/\(sub)") }
+        for proto in protos {
+            guard let root = roots.first(where: { fm.fileExists(atPath: "\($0)/\(proto)") }) else {
+                throw ValidationError("\(proto) is not under \(roots.joined(separator: ", "))")
+            }
+            let target = "\(folder)/Protos/\(proto)"
+            try fm.createDirectory(atPath: URL(fileURLWithPath: target).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try fm.copyItem(atPath: "\(root)/\(proto)", toPath: target)
+        }
+
+        var request = GenerationRequest(protoDirectory: "\(folder)/Protos", cOut: "\(folder)/Sources/\(name)C")
+        request.swiftOut = cOnly ? nil : "\(folder)/Sources/\(name)"
+        request.protoPaths = roots.filter { $0 != "/usr/include" }
+        let wireproof = GenerationTools.wireproofRoot()
+        for line in try SchemaGeneration.run(request, tools: GenerationTools.inTree(wireproof)).report { print(line) }
+
+        var manifest = ScratchManifest(packageName: "\(name)Scratch", writtenBy: "`wireproof scratch-package`",
+                                       purpose: ["A package holding schema \(name) (\(protos.joined(separator: " ")))."],
+                                       wireproofRoot: wireproof)
+        manifest.targets.append(.init("\(name)C", dependencies: [.product("CNanopb", package: "wireproof")]))
+        if !cOnly { manifest.targets.append(.init(name, dependencies: [.target("\(name)C"), .product("NanopbRuntime", package: "wireproof")])) }
+        for executable in executables {
+            let parts = executable.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, fm.fileExists(atPath: parts[1]) else {
+                throw ValidationError("--executable wants TARGET=SOURCE_DIR of an existing folder, got '\(executable)'")
+            }
+            try fm.copyItem(atPath: SchemaGeneration.absolute(parts[1]), toPath: "\(folder)/Sources/\(parts[0])")
+            manifest.targets.append(.init(parts[0], executable: true,
+                                          dependencies: (cOnly ? [] : [.target(name)]) + [.target("\(name)C"), .product("NanopbRuntime", package: "wireproof"),
+                                                                                          .product("CNanopb", package: "wireproof")]))
+        }
+        try manifest.write(into: folder)
+        print("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
+    }
+}
