@@ -8,6 +8,8 @@
 # rebuild what the same tree already built under its real path.
 cd "$(cd "$SRC/wireproof" && pwd -P)"
 bash scripts/setup.sh >/dev/null
+# The differential's SwiftProtobuf party: protoc-gen-swift's code for the schema (git-ignored).
+bash scripts/fuzz.sh generate
 if [ -n "${SWIFTFLAGS:-}" ]; then
   flags=($SWIFTFLAGS)
 else

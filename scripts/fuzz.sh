@@ -10,6 +10,9 @@
 #   scripts/fuzz.sh corpus                     regenerate Corpus/seeds, Corpus/wireproof.dict and
 #                                              decode_c's type table (generated files)
 #   scripts/fuzz.sh replay TARGET FILE...      run inputs once through a target
+#   scripts/fuzz.sh generate                   protoc-gen-swift's code for the bundled schema into
+#                                              Fuzz/Sources/SwiftProtobufSchema (the differential's
+#                                              SwiftProtobuf party; part of `build`)
 #
 # Targets: decode, differential, structure. Work happens in .scratch/fuzz/<target>/ (corpus/ holds
 # the campaign's new entries, crashes/ what broke, triage/<sha1>/ the triage of each crash).
@@ -23,6 +26,15 @@ targets=(decode differential structure)
 scratch=$root/.scratch/fuzz
 python=/usr/bin/python3
 source "$root/scripts/fuzz-env.sh"
+
+# The differential's fourth party (SwiftProtobuf) lives in a git-ignored target. It must hold a
+# source before SwiftPM first plans the package, or the target stays out of the cached plan and the
+# build after generation fails with "no such module" (as scripts/swiftprotobuf-peer.sh explains);
+# the generated code replaces the placeholder.
+party=$root/Fuzz/Sources/SwiftProtobufSchema
+mkdir -p "$party"
+compgen -G "$party/*.swift" > /dev/null ||
+  echo "// Placeholder until scripts/fuzz.sh generate writes protoc-gen-swift's code here." > "$party/Placeholder.swift"
 
 bin_dir() { (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 
@@ -41,9 +53,21 @@ descriptor_set() {
   if cmp -s "$out.tmp" "$out"; then rm "$out.tmp"; else mv "$out.tmp" "$out"; fi
 }
 
+# protoc-gen-swift 1.38.1's code for every file of the bundled schema, its message registry and
+# prove's adapter (SwiftProtobufCodec) into the SwiftProtobufSchema target: the differential judges
+# each input with SwiftProtobuf as `wireproof prove` judges its mutants.
+generate() {
+  local set=$scratch/swiftprotobuf/wireproof.pb status=0
+  mkdir -p "$(dirname "$set")"
+  descriptor_set "$set"
+  bash scripts/swiftprotobuf-peer.sh generate --descriptor-set "$set" --out "$party" || status=$?
+  [ "$status" = 0 ] || die "the differential's SwiftProtobuf party cannot be generated (scripts/swiftprotobuf-peer.sh exit $status; reason above)"
+}
+
 build() {
   bash scripts/setup.sh >/dev/null
   bash scripts/fuzz-setup.sh
+  generate
   echo "fuzz: building ${targets[*]} (release, -sanitize=fuzzer,address; the C runtime is instrumented too)"
   local start=$SECONDS
   # By product: a whole-package build would also compile the root package's unrelated targets.
@@ -186,5 +210,6 @@ case "$command" in
   triage) [ $# = 2 ] || die "usage: triage TARGET FILE"; known_target "$1"; triage "$@" ;;
   corpus) corpus ;;
   replay) [ $# -ge 2 ] || die "usage: replay TARGET FILE..."; replay "$@" ;;
-  *) sed -n '2,18p' "$0"; exit 2 ;;
+  generate) generate ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

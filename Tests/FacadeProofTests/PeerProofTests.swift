@@ -106,6 +106,27 @@ import Testing
         guard case .failed = Self.judge(Self.valid + [0x1A, UInt8(good.count)] + good, Self.peer(refusing: refuseMap)) else {
             Issue.record("a refusal of a well-formed map entry was explained"); return
         }
+        // SwiftProtobuf reads the wrongly typed field's payload as the entry's next tags, so the
+        // misread may end in another error, or in another key or value (found by fuzzing).
+        let refuseTruncated: @Sendable ([UInt8]) -> String? = { $0.count > Self.valid.count ? "truncated" : nil }
+        #expect(Self.judge(input, Self.peer(refusing: refuseTruncated)) == .explained(["S4"]))
+        let dropsTheEntry = PeerCodec(name: "test peer") { _, bytes in .accepted(bytes == input ? Self.valid : bytes) }
+        #expect(Self.judge(input, dropsTheEntry) == .explained(["S4"]))
+        guard case .failed = Self.judge(Self.valid + [0x1A, UInt8(good.count)] + good, PeerCodec(name: "test peer") { _, _ in .accepted(Self.valid) }) else {
+            Issue.record("another meaning of a well-formed map entry was explained"); return
+        }
+    }
+
+    @Test func aLengthPrefixLongerThanFiveBytesAcceptedByThePeerIsRowS5() {
+        // name = "ab" under a 6-byte length prefix (82 80 80 80 80 00 = 2): the oracle and the
+        // stand-in facades refuse it; a peer reading it as "ab" is row S5.
+        let padded: [UInt8] = [0x08, 0x01, 0x12, 0x82, 0x80, 0x80, 0x80, 0x80, 0x00, 0x61, 0x62]
+        let readsPadding = PeerCodec(name: "test peer") { _, bytes in .accepted(bytes == padded ? Self.valid : bytes) }
+        #expect(Self.judge(padded, readsPadding) == .explained(["S5"]))
+        // Accepting a message cut short is no row's business.
+        guard case .failed = Self.judge(Array(Self.valid.dropLast()), readsPadding) else {
+            Issue.record("a peer accepting a truncated message was explained"); return
+        }
     }
 
     @Test func aPeerThatChangesTheMeaningFails() {

@@ -59,11 +59,17 @@ public struct FuzzHarness: Sendable {
 /// Stops the process with the broken property named first, so libFuzzer saves the input and the
 /// message says what broke. `detail` already starts with `[property]`.
 extension FuzzHarness {
+    /// The property a peer codec (SwiftProtobuf) breaks when it differs from the facades in a way
+    /// no row of docs/deviations.md explains.
+    public static let peerProperty = "facade-swiftprotobuf"
+
     /// One libFuzzer input (its first byte picks the message type): the decode round-trip properties,
-    /// then facade against oracle, and against Google's parser when `google` is given. A broken
-    /// property traps naming `target`, so libFuzzer keeps the input as a reproducer.
+    /// then facade against oracle, against Google's parser when `google` is given, and against
+    /// `peer` (SwiftProtobuf) judged as `wireproof prove` judges its mutants (PeerProof.judgeMutant:
+    /// a difference needs a row of docs/deviations.md). A broken property traps naming `target`,
+    /// so libFuzzer keeps the input as a reproducer.
     public func checkDecodeAndDifferential(_ data: UnsafeRawPointer, _ size: Int, target: String,
-                                           google: GoogleJudge? = nil) {
+                                           google: GoogleJudge? = nil, peer: PeerCodec? = nil) {
         guard let (index, bytes) = frame(data, size) else { return }
         let type = catalog.messageTypes[index], schema = messageSchemas[index]
         var accepted = 0, rejected = 0
@@ -73,6 +79,9 @@ extension FuzzHarness {
         }
         if let failure = DifferentialCheck.check(bytes, type, schema: schema, schemas: schemas, google: google) {
             brokenProperty(target, failure)
+        }
+        if let peer, case .failed(let why) = PeerProof.judgeMutant(bytes, type, schema: schema, schemas: schemas, peer: peer) {
+            brokenProperty(target, "[\(Self.peerProperty)] \(type.fullName): \(why)")
         }
     }
 }

@@ -1,7 +1,9 @@
-// libFuzzer target `differential`: the facade, the oracle and Google's C++ parser (libprotobuf's
-// DynamicMessage of the same descriptor set) judge the same bytes. Acceptance and meaning must
-// agree except where a row of docs/deviations.md says otherwise, checked by predicate
-// (FacadeProof's DifferentialCheck); the decode properties hold as in the `decode` target.
+// libFuzzer target `differential`: the facade, the oracle, Google's C++ parser (libprotobuf's
+// DynamicMessage of the same descriptor set) and SwiftProtobuf (protoc-gen-swift's code for the
+// schema, `swiftProtobufParty` in SwiftProtobufParty.swift) judge the same bytes. Acceptance and
+// meaning must agree except where a row of docs/deviations.md says otherwise, checked by predicate
+// (FacadeProof's DifferentialCheck; for SwiftProtobuf, PeerProof.judgeMutant as `wireproof prove`
+// judges it); the decode properties hold as in the `decode` target.
 
 import FacadeProof
 import FuzzKit
@@ -30,6 +32,6 @@ func googleJudge(_ messageType: String, _ bytes: [UInt8]) -> GoogleVerdict? {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func differentialOneInput(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
-    FuzzHarness.shared.checkDecodeAndDifferential(data, size, target: "differential", google: googleJudge)
+    FuzzHarness.shared.checkDecodeAndDifferential(data, size, target: "differential", google: googleJudge, peer: swiftProtobufParty)
     return 0
 }

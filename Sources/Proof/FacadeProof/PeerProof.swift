@@ -173,7 +173,9 @@ public enum PeerProof {
         switch (peerVerdict, oracle) {
         case let (.accepted(bytes), .success):
             if meaning(bytes) != meaning(input) {
-                return .failed("\(peer.name)'s re-encoding means something else than the input to the oracle (features: \(features))")
+                let rows = PeerDeviation.mayMeanOtherwise(features: features)
+                if rows.isEmpty { return .failed("\(peer.name)'s re-encoding means something else than the input to the oracle (features: \(features))") }
+                peerRows = rows
             }
         case let (.rejected(reason), .success(message)):
             let rows = PeerDeviation.mayReject(reason: reason, input: input, features: features, initialized: message.isInitialized, schema: schema)

@@ -111,7 +111,8 @@ struct Prover {
         // 2. Generate C, facades and the catalog into the scratch package.
         ProveCommand.printError("prove [2/4] generate nanopb C, facades and the catalog")
         clock = Date()
-        do { summary.swiftProtobuf = try generate().summary } catch {
+        var peer = SwiftProtobufPeerStep.State.off("not generated")
+        do { peer = try generate(); summary.swiftProtobuf = peer.summary } catch {
             summary.error = "\(error)"
             ProveCommand.printError("prove: \(error)")
             return try finish(2)
@@ -170,11 +171,17 @@ struct Prover {
             if FileManager.default.isExecutableFile(atPath: script) || FileManager.default.fileExists(atPath: script) {
                 // With the device party run, the device target fuzzes the facades against it too.
                 let device = summary.device != nil ? ["--device", scratch + "/device"] : []
+                // SwiftProtobuf is the differential's fourth party when the peer took part above.
+                let swiftProtobuf: [String]
+                switch peer {
+                case .on: swiftProtobuf = ["--swiftprotobuf", "\(scratch)/Sources/\(SwiftProtobufPeerStep.target)"]
+                case .off(let why): swiftProtobuf = ["--no-swiftprotobuf", "prove's SwiftProtobuf peer is off: \(why)"]
+                }
                 ProveCommand.printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
                                         + (device.isEmpty ? "" : ", then against the device build for as long"))
                 // The script writes its fuzz package's manifest with this very executable.
                 let status = try ChildProcess.runShowingOutput(
-                    "/bin/bash", [script, "--scratch", scratch, "--seconds", "\(options.fuzzSeconds)"] + device,
+                    "/bin/bash", [script, "--scratch", scratch, "--seconds", "\(options.fuzzSeconds)"] + device + swiftProtobuf,
                     environment: ["WIREPROOF_TOOL": URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path])
                 summary.fuzz = status == 0 ? "passed" : "failed (exit \(status))"
                 fuzzFailed = status != 0
