@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
         .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
         // The generator and `make proto` end to end (`protogen generate` on inline schemas).
-        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "NanopbDeviceLayout", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),

@@ -309,6 +309,14 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(ProtoGen.helpMessage(for: FacadesCommand.self).contains("--prune-sources"))
     }
 
+    @Test func aRefusedGenerationExitsOneAndSaysWhyOnStandardError() {
+        var reported: [String] = []
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-schema-\(UUID().uuidString)").path
+        let status = ProtoGen.main(["generate", "--proto-dir", missing, "--c-out", missing + "/C", "--c-only"]) { reported.append($0) }
+        #expect(status == 1)
+        #expect(reported.count == 1 && reported[0].hasPrefix("protogen: ") && reported[0].contains(missing), "\(reported)")
+    }
+
     /// The message a usage error prints (empty when `arguments` parse).
     private func usageError(_ arguments: [String]) -> String {
         do { _ = try ProtoGen.parseAsRoot(arguments); return "" } catch {

@@ -89,4 +89,11 @@ private func optionLines(_ text: String) -> [Substring] {
         #expect(result.status == 1, "\(text)")
         #expect(!text.contains("Traceback") && text.split(separator: "\n").count == 1 && text.hasPrefix("proto-options: "), "\(text)")
     }
+
+    @Test func missingArgumentsExitOneWithTheUsageLine() throws {
+        let result = try ChildProcess.run("/usr/bin/python3", [repositoryRoot + "/scripts/proto-options.py", repositoryRoot + "/.deps/nanopb/generator"],
+                                          in: repositoryRoot)
+        let text = said(result)
+        #expect(result.status == 1 && text.hasPrefix("proto-options: usage: proto-options.py NANOPB_GENERATOR_DIR FULL_SET.pb PROTO_DIR"), "\(text)")
+    }
 }

@@ -59,6 +59,13 @@ struct LifetimeTests {
         #expect(released { weakConnection == nil })
     }
 
+    /// An accepted socket has one owner: the connection until `start`, its channel after.
+    @Test func aStartedAcceptedConnectionHandsItsSocketToItsChannel() throws {
+        let (server, client, peer) = try connectedPair(.tcp)
+        defer { server.stop(); client.cancel() }
+        #expect(peer.queue.sync { peer.acceptedSocket == nil }, "the connection still holds the socket its channel owns")
+    }
+
     @Test func handlersSetOnACancelledListenerAreDropped() throws {
         let server = try TestServer(.tcp)
         server.stop()

@@ -18,14 +18,16 @@ public struct ProtoGen: ParsableCommand {
     public init() {}
 
     /// Runs a command line (without the program name); returns the process exit status. Usage
-    /// errors print the message and usage and return 2; `--help` prints help and returns 0.
-    public static func main(_ arguments: [String]) -> Int32 {
+    /// errors print the message and usage and return 2; `--help` prints help and returns 0; a
+    /// refused generation writes "protogen: <why>" through `report` (standard error) and returns 1.
+    public static func main(_ arguments: [String],
+                            report: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
             return 0
         } catch let error as GeneratorError {
-            FileHandle.standardError.write(Data("protogen: \(error)\n".utf8))
+            report("protogen: \(error)")
             return 1
         } catch {
             return CommandExit.status(for: error, of: Self.self)
