@@ -42,11 +42,8 @@ struct Protoc: Sendable {
 
     /// Finds protoc at `path`, or on PATH when nil.
     init(path: String?, scratch: URL) throws(OracleCheckError) {
-        let candidates = path.map { [$0] }
-            ?? (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/protoc" }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw .protocNotFound
-        }
+        let found = path.map { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil } ?? ChildProcess.executableOnPath("protoc")
+        guard let found else { throw .protocNotFound }
         executable = found
         self.scratch = scratch
     }

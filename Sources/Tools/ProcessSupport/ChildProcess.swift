@@ -7,6 +7,14 @@ import Foundation
 ///
 /// Streams go through files, never pipes, so a large output cannot deadlock on a full pipe.
 public enum ChildProcess {
+    /// The first executable `name` in the folders of PATH (`/usr/bin` when PATH is unset), or
+    /// nil: the one rule by which the proof and the generator find protoc, so a stand-in first
+    /// on PATH replaces every protoc they run.
+    public static func executableOnPath(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// What a finished child produced.
     public struct Result: Sendable {
         /// The exit code, or 128 + the signal number when a signal ended the child.
