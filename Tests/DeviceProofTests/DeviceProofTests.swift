@@ -99,6 +99,30 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         #expect(unexplained.failures.contains("long label: the device refused it ('string overflow') and no option explains it"), "\(unexplained.failures)")
     }
 
+    @Test func aPeersEncodingOfEveryExemplarIsSentToTheDeviceAndJudgedAsTheFacadesAre() throws {
+        let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
+        defer { device.remove() }
+        let probe: [UInt8] = [0x0a, 5] + Array("probe".utf8)  // wild.Sensor.name
+        let catalog = device.catalog([FacadeExemplar("probe", "wild.Sensor", build: { probe })])
+        let sameBytes = PeerCodec(name: "echo") { _, bytes in .accepted(bytes) }
+        let echoed = try DeviceProof.run(catalog: catalog, schemas: device.schemas, layout: device.layout, driver: device.driver, peer: sameBytes)
+        #expect(echoed.failures.isEmpty, "\(echoed.failures)")
+        #expect(echoed.peer == "echo")
+        let echoCounts = [echoed.total.peerExemplars, echoed.total.peerSameBytes, echoed.total.peerAccepted, echoed.total.peerRefusedByOption]
+        #expect(echoCounts == [1, 1, 1, 0])
+        #expect(echoed.total.exemplars == 1 && echoed.total.accepted == 1, "the facades' own exemplar is counted apart")
+
+        // A peer that adds a label of 9 bytes (max_length 8): the device refuses its encoding by option.
+        let longLabel = PeerCodec(name: "wordy") { _, bytes in .accepted(bytes + [0x12, 9] + Array(repeating: 0x61, count: 9)) }
+        let wordy = try DeviceProof.run(catalog: catalog, schemas: device.schemas, layout: device.layout, driver: device.driver, peer: longLabel)
+        #expect(wordy.failures.isEmpty, "\(wordy.failures)")
+        let wordyCounts = [wordy.total.peerExemplars, wordy.total.peerSameBytes, wordy.total.peerAccepted, wordy.total.peerRefusedByOption]
+        #expect(wordyCounts == [1, 0, 0, 1])
+        #expect(wordy.findings.contains("refused by option: probe (wordy's encoding): label: 9 bytes past max_length = 8 (device: string overflow)"),
+                "\(wordy.findings)")
+        #expect(wordy.table.contains("peer refused"), "the table shows the peer's columns")
+    }
+
     @Test func aReadBackIsJudgedFieldByField() throws {
         let device = try BuiltDevice(protoDirectory: root + "/Tests/Schemas/options-wildcards")
         defer { device.remove() }

@@ -6,6 +6,8 @@
 //     ("filled"); the device must refuse what DeviceLimitCheck finds past a limit;
 //   - an exemplar the device refuses must be past a limit, with nanopb's message for that limit
 //     ("refused by option", naming field and option); any other refusal is a failure;
+//   - what a peer (SwiftProtobuf) sends for each exemplar, its own re-encoding of it, is judged as
+//     the facades' exemplar is (accepted as the same value, or refused by a named option);
 //   - every limit exemplar "at" is accepted (and comes back the same), every "past" refused with
 //     the message of its limit; the facades' answer to each "past" is reported (they have no
 //     limits, so they accept it: that is the mismatch an app meets).
@@ -16,91 +18,14 @@ import Foundation
 import ProtoOracle
 import ProtoSchema
 
-/// Counts per `.proto` file, and what failed.
-public struct DeviceProofReport: Codable, Sendable {
-    public struct Row: Codable, Sendable, Equatable {
-        public var file: String
-        /// Facade exemplars of messages the device build has.
-        public var exemplars = 0
-        public var accepted = 0
-        public var refusedByOption = 0
-        /// Accepted exemplars the device kept only part of (a dropped field), or padded ("filled").
-        public var truncated = 0, filled = 0
-        public var limitAt = 0, limitAtAccepted = 0, limitPast = 0, limitPastRefused = 0
-        /// "Past" limit exemplars the facades decode (all of them: their decoder has no limits).
-        public var facadesAcceptPast = 0
-        /// Messages the facades' own limit check (`--limits-from-options`) judged as the layout
-        /// does, and "past" limit exemplars it flagged.
-        public var appChecked = 0, appFlagsPast = 0
-        /// Seeded mutants of the exemplars decoded by both: the same meaning (or both refused),
-        /// a difference an option explains, the device merging a submessage the facades replace.
-        public var mutants = 0, mutantsSame = 0, mutantsByOption = 0, mutantsMerged = 0
-        /// Mutants the facades' patched nanopb and the device's stock one read by different rules
-        /// (patches/nanopb/0001: tags and unknown groups as Google reads them), not compared.
-        public var mutantsStock = 0
-        public var failed = 0
-
-        public init(file: String) { self.file = file }
-
-        mutating func add(_ other: Row) {
-            exemplars += other.exemplars; accepted += other.accepted; refusedByOption += other.refusedByOption
-            truncated += other.truncated; filled += other.filled; limitAt += other.limitAt; limitAtAccepted += other.limitAtAccepted
-            limitPast += other.limitPast; limitPastRefused += other.limitPastRefused; facadesAcceptPast += other.facadesAcceptPast
-            appChecked += other.appChecked; appFlagsPast += other.appFlagsPast
-            mutants += other.mutants; mutantsSame += other.mutantsSame; mutantsByOption += other.mutantsByOption; mutantsMerged += other.mutantsMerged
-            mutantsStock += other.mutantsStock
-            failed += other.failed
-        }
-    }
-    public var rows: [Row] = []
-    public var total = Row(file: "total")
-    /// One line per refusal by option and per truncation (what the app should know).
-    public var findings: [String] = []
-    public var failures: [String] = []
-    /// Limit exemplars not generated, with why.
-    public var skipped: [String] = []
-    public var passed: Bool { failures.isEmpty }
-
-    enum CodingKeys: String, CodingKey { case rows, total, findings, failures, skipped, passed }
-
-    public init() {}
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        rows = try c.decode([Row].self, forKey: .rows); total = try c.decode(Row.self, forKey: .total)
-        findings = try c.decode([String].self, forKey: .findings); failures = try c.decode([String].self, forKey: .failures)
-        skipped = try c.decode([String].self, forKey: .skipped)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(rows, forKey: .rows); try c.encode(total, forKey: .total); try c.encode(findings, forKey: .findings)
-        try c.encode(failures, forKey: .failures); try c.encode(skipped, forKey: .skipped); try c.encode(passed, forKey: .passed)
-    }
-
-    /// The table `wireproof prove` prints.
-    public var table: String {
-        let head = ["exemplars", "accepted", "refused", "truncated", "filled", "at", "at ok", "past", "past refused", "facades accept past",
-                    "app checked", "app flags past", "mutants", "mut.same", "mut.option", "mut.merged", "mut.stock", "failed"]
-        func line(_ name: String, _ cells: [String]) -> String {
-            name.padding(toLength: max(36, name.count), withPad: " ", startingAt: 0)
-                + zip(head, cells).map { String(repeating: " ", count: max(0, $0.0.count - $0.1.count) + 1) + $0.1 }.joined()
-        }
-        var lines = ["device build (nanopb with the schema's options): exemplars accepted / refused by option / truncated; limit exemplars at / past",
-                     line("file", head)]
-        for row in rows + [total] {
-            lines.append(line(row.file, [row.exemplars, row.accepted, row.refusedByOption, row.truncated, row.filled, row.limitAt,
-                                         row.limitAtAccepted, row.limitPast, row.limitPastRefused, row.facadesAcceptPast, row.appChecked, row.appFlagsPast,
-                                         row.mutants, row.mutantsSame, row.mutantsByOption, row.mutantsMerged, row.mutantsStock, row.failed].map(String.init)))
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
 public enum DeviceProof {
-    /// Runs every exemplar of `catalog` and every limit exemplar through `driver`, then `mutants`
-    /// seeded mutants per message type (of that type's exemplars), judged by `DeviceMutantCheck`.
+    /// Runs every exemplar of `catalog` (and, with `peer`, the peer's re-encoding of each) and every
+    /// limit exemplar through `driver`, then `mutants` seeded mutants per message type (of that
+    /// type's exemplars), judged by `DeviceMutantCheck`.
     public static func run(catalog: FacadeCatalog, schemas: SchemaSet, layout given: DeviceLayout, driver: DeviceDriver,
-                           mutants: Int = 0, seed: UInt64 = DecodeMutationCheck.defaultSeed) throws -> DeviceProofReport {
+                           peer: PeerCodec? = nil, mutants: Int = 0, seed: UInt64 = DecodeMutationCheck.defaultSeed) throws -> DeviceProofReport {
         var report = DeviceProofReport()
+        report.peer = peer?.name
         var layout = given
         layout.applySizes(try driver.fieldSizes())
         for message in layout.messages {
@@ -117,13 +42,24 @@ public enum DeviceProof {
             change(&rows[name, default: DeviceProofReport.Row(file: name)])
         }
 
-        // What is sent: facade-built exemplars (as the oracle reads their bytes), then limit exemplars.
-        struct Sent { let name: String; let type: String; let value: DynamicMessage; let bytes: [UInt8]; let limit: LimitExemplar? }
+        // What is sent: facade-built exemplars (as the oracle reads their bytes), each followed by
+        // the peer's re-encoding of it, then limit exemplars. A peer's encoding that the oracle
+        // cannot read is the peer proof's failure to report, not the device's.
+        struct Sent {
+            let name: String, type: String, value: DynamicMessage, bytes: [UInt8], limit: LimitExemplar?
+            /// The peer's encoding of an exemplar, and whether it is the facades' byte for byte.
+            var byPeer = false, sameBytes = false
+        }
         var sent: [Sent] = []
         for exemplar in catalog.exemplars where layout.index(of: exemplar.messageType) != nil {
             guard let schema = schemas.message(exemplar.messageType), let bytes = try? exemplar.build(),
                   let value = try? DynamicMessage(serializedBytes: bytes, schema: schema, in: schemas) else { continue }
             sent.append(Sent(name: exemplar.name, type: exemplar.messageType, value: value, bytes: bytes, limit: nil))
+            if let peer, case .accepted(let encoded)? = peer.judge(exemplar.messageType, bytes),
+               let peerValue = try? DynamicMessage(serializedBytes: encoded, schema: schema, in: schemas) {
+                sent.append(Sent(name: "\(exemplar.name) (\(peer.name)'s encoding)", type: exemplar.messageType, value: peerValue,
+                                 bytes: encoded, limit: nil, byPeer: true, sameBytes: encoded == bytes))
+            }
         }
         let limits = LimitExemplars.all(layout: layout, schemas: schemas)
         report.skipped = limits.skipped
@@ -147,8 +83,10 @@ public enum DeviceProof {
                     switch readBack(back, type: item.type, facade: facade, schemas: schemas) {
                     case .failure(let why):
                         if let explained = droppedRequired(back, sent: item.value, refusal: why, schemas: schemas, layout: layout) {
-                            report.findings.append("truncated: \(item.name): \(explained)")
-                            counted = { row in if item.limit == nil { row.accepted += 1; row.truncated += 1 } else { row.limitAtAccepted += 1 } }
+                            if !item.sameBytes { report.findings.append("truncated: \(item.name): \(explained)") }
+                            counted = { row in
+                                if item.limit == nil { accepted(&row, item.byPeer, truncated: true, filled: false) } else { row.limitAtAccepted += 1 }
+                            }
                         } else {
                             failure = "\(item.name): \(why)"
                         }
@@ -158,14 +96,12 @@ public enum DeviceProof {
                             failure = "\(item.name): the device's re-encoding, read back by the facades, differs: \(mismatch)"
                         } else {
                             let truncated = differences.filter { $0.kind == .truncated }, filled = differences.filter { $0.kind == .filled }
-                            if item.limit == nil, !truncated.isEmpty {
+                            if item.limit == nil, !item.sameBytes, !truncated.isEmpty {
                                 report.findings.append("truncated: \(item.name): \(truncated.map(\.description).joined(separator: "; "))")
                             }
                             counted = { row in
                                 if item.limit == nil {
-                                    row.accepted += 1
-                                    if !truncated.isEmpty { row.truncated += 1 }
-                                    if !filled.isEmpty { row.filled += 1 }
+                                    accepted(&row, item.byPeer, truncated: !truncated.isEmpty, filled: !filled.isEmpty)
                                 } else { row.limitAtAccepted += 1 }
                             }
                         }
@@ -181,8 +117,8 @@ public enum DeviceProof {
                         counted = { $0.limitPastRefused += 1 }
                     }
                 } else if let cause = violations.first(where: { $0.limit.decodeErrors.contains(message) }) {
-                    report.findings.append("refused by option: \(item.name): \(cause) (device: \(message))")
-                    counted = { $0.refusedByOption += 1 }
+                    if !item.sameBytes { report.findings.append("refused by option: \(item.name): \(cause) (device: \(message))") }
+                    counted = { row in if item.byPeer { row.peerRefusedByOption += 1 } else { row.refusedByOption += 1 } }
                 } else {
                     failure = "\(item.name): the device refused it ('\(message)') and no option explains it"
                         + (violations.isEmpty ? "" : " (past limits: \(violations.map(\.description).joined(separator: "; ")))")
@@ -199,7 +135,7 @@ public enum DeviceProof {
             // The app's own check (facades generated with --limits-from-options) must name exactly
             // the fields the layout finds past its declared limits (the padding a static bytes
             // field may add is the device's, not the schema's).
-            if let check = facade?.deviceLimitViolations {
+            if !item.byPeer, let check = facade?.deviceLimitViolations {
                 let expected = DeviceLimitCheck.violations(of: item.value, layout: given).map(\.description).sorted()
                 switch Result(catching: { try check(item.bytes).sorted() }) {
                 case .success(let said) where said == expected:
@@ -221,17 +157,34 @@ public enum DeviceProof {
                 }
             }
             update(item.type) { row in
-                if let limit = item.limit { if limit.isAt { row.limitAt += 1 } else { row.limitPast += 1 } } else { row.exemplars += 1 }
+                if let limit = item.limit {
+                    if limit.isAt { row.limitAt += 1 } else { row.limitPast += 1 }
+                } else if item.byPeer {
+                    row.peerExemplars += 1
+                    if item.sameBytes { row.peerSameBytes += 1 }
+                } else { row.exemplars += 1 }
                 if failure != nil { row.failed += 1 }
                 counted(&row)
             }
             if let failure { report.failures.append(failure) }
         }
-        try runMutants(mutants, seed: seed, of: sent.filter { $0.limit == nil }.map { ($0.type, $0.bytes) }, catalog: catalog,
+        try runMutants(mutants, seed: seed, of: sent.filter { $0.limit == nil && !$0.byPeer }.map { ($0.type, $0.bytes) }, catalog: catalog,
                        schemas: schemas, layout: layout, driver: driver, report: &report, update: update)
         report.rows = rows.keys.sorted().map { rows[$0]! }
         for row in report.rows { report.total.add(row) }
         return report
+    }
+
+    /// Counts an exemplar the device accepted, the facades' or the peer's.
+    private static func accepted(_ row: inout DeviceProofReport.Row, _ byPeer: Bool, truncated: Bool, filled: Bool) {
+        if byPeer {
+            row.peerAccepted += 1
+            if truncated { row.peerTruncated += 1 }
+        } else {
+            row.accepted += 1
+            if truncated { row.truncated += 1 }
+            if filled { row.filled += 1 }
+        }
     }
 
     /// `count` mutants per message type, each of one of its exemplars (in turn), as the facade

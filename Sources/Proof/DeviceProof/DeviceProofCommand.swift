@@ -14,7 +14,8 @@ public enum DeviceProofCommand {
                                [--mutants N] [--seed N]
         """
 
-    public static func main(catalog: FacadeCatalog, arguments: [String]) -> Int32 {
+    /// `peer`, when given, also sends its re-encoding of every exemplar to the device.
+    public static func main(catalog: FacadeCatalog, peer: PeerCodec? = nil, arguments: [String]) -> Int32 {
         var values: [String: String] = [:]
         var rest = arguments[...]
         while let flag = rest.popFirst() {
@@ -32,7 +33,8 @@ public enum DeviceProofCommand {
             let schemas = try SchemaSet(contentsOf: set)
             let layout = try DeviceLayout(contentsOf: layoutPath)
             report = try DeviceProof.run(catalog: catalog, schemas: schemas, layout: layout,
-                                         driver: DeviceDriver(executable: driver, workDirectory: work), mutants: mutants, seed: seed)
+                                         driver: DeviceDriver(executable: driver, workDirectory: work), peer: peer,
+                                         mutants: mutants, seed: seed)
         } catch {
             return fail("device: \(error)")
         }
@@ -68,6 +70,7 @@ extension DeviceProofReport {
         "device \(total.accepted) accepted / \(total.refusedByOption) refused by option / \(total.truncated) truncated of \(total.exemplars) exemplars, "
             + "limits \(total.limitAtAccepted)/\(total.limitAt) at accepted, \(total.limitPastRefused)/\(total.limitPast) past refused"
             + (total.appChecked > 0 ? ", app's limit check flagged \(total.appFlagsPast)/\(total.limitPast) past" : "")
+            + (peer.map { ", \($0)'s encodings \(total.peerAccepted) accepted / \(total.peerRefusedByOption) refused by option of \(total.peerExemplars)" } ?? "")
             + " (\(failures.count) failed)"
     }
 }

@@ -19,19 +19,6 @@ extension Prover {
     /// The scratch package's device runner target.
     static let deviceRunner = "DeviceRunner"
 
-    /// main.swift of the device runner (written with the proof runner by `generate`).
-    static let deviceRunnerMain = """
-        // Written by `wireproof prove`; do not edit. The device party's runner of this schema.
-        import DeviceProof
-        import \(catalogTarget)
-        #if canImport(Glibc)
-        import Glibc
-        #endif
-
-        exit(DeviceProofCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))
-
-        """
-
     /// Builds the device's C and runs the device party. Throws `ProveError` when it cannot be
     /// carried out (nanopb refuses the schema's options, the device C does not compile).
     func runDevice() throws -> DeviceStepOutcome {

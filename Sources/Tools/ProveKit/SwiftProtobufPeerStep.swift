@@ -52,21 +52,25 @@ enum SwiftProtobufPeerStep {
         return .off("protoc-gen-swift 1.38.1's code for this schema does not compile (\(shortened))")
     }
 
-    /// Adds swift-protobuf, the peer's target and the runner's dependency on it when the peer is on.
-    static func addPeer(_ state: State, to manifest: inout ScratchManifest, runner: String) {
+    /// Adds swift-protobuf, the peer's target and the runners' dependency on it when the peer is on.
+    static func addPeer(_ state: State, to manifest: inout ScratchManifest, runners: [String]) {
         guard state == .on else { return }
         manifest.urlDependencies.append(.init(url: "https://github.com/apple/swift-protobuf.git", exactVersion: "1.38.1"))
         manifest.targets.append(.init(target, dependencies: [.product("SwiftProtobuf", package: "swift-protobuf")]))
-        if let index = manifest.targets.firstIndex(where: { $0.name == runner }) {
-            manifest.targets[index].dependencies.append(.target(target))
+        for runner in runners {
+            if let index = manifest.targets.firstIndex(where: { $0.name == runner }) {
+                manifest.targets[index].dependencies.append(.target(target))
+            }
         }
     }
 
-    /// The runner's main.swift: the catalog alone, or the catalog and SwiftProtobuf as its peer.
-    static func runnerSource(_ state: State, catalogModule: String) -> String {
-        let header = """
-            // Written by `wireproof prove`; do not edit. The proof runner of this schema.
-            import FacadeProof
+    /// A runner's main.swift: `imports` and the catalog, then `command`'s `main(catalog:[peer:]arguments:)`,
+    /// handed SwiftProtobuf as a `PeerCodec` when the peer is on. The proof runner (FacadeProof's
+    /// `ProofRunnerCommand`) and the device runner (DeviceProof's `DeviceProofCommand`) both take one.
+    static func runnerSource(_ state: State, role: String, module: String, command: String, catalogModule: String) -> String {
+        var text = """
+            // Written by `wireproof prove`; do not edit. \(role) of this schema.
+            import \(module)
             import \(catalogModule)
             #if canImport(Glibc)
             import Glibc
@@ -74,9 +78,10 @@ enum SwiftProtobufPeerStep {
 
             """
         guard state == .on else {
-            return header + "\nexit(ProofRunnerCommand.main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))\n"
+            return text + "\nexit(\(command).main(catalog: facadeCatalog, arguments: Array(CommandLine.arguments.dropFirst())))\n"
         }
-        return header + """
+        if module != "FacadeProof" { text += "import FacadeProof\n" }
+        text += """
             import \(target)
 
             let swiftProtobuf = PeerCodec(name: SwiftProtobufCodec.name) { messageType, bytes in
@@ -86,8 +91,9 @@ enum SwiftProtobufPeerStep {
                 case .failure(let rejection)?: return .rejected(rejection.reason)
                 }
             }
-            exit(ProofRunnerCommand.main(catalog: facadeCatalog, peer: swiftProtobuf, arguments: Array(CommandLine.arguments.dropFirst())))
+            exit(\(command).main(catalog: facadeCatalog, peer: swiftProtobuf, arguments: Array(CommandLine.arguments.dropFirst())))
 
             """
+        return text
     }
 }
