@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ProtoSchema", targets: ["ProtoSchema"]),
         .library(name: "CNanopb", targets: ["CNanopb"]),
         .library(name: "NanopbRuntime", targets: ["NanopbRuntime"]),
+        .library(name: "NanopbDeviceLimits", targets: ["NanopbDeviceLimits"]),
         .executable(name: "protogen", targets: ["protogen"]),
         .library(name: "BundledProto", targets: ["BundledProto"]),
         .library(name: "ProtoOracle", targets: ["ProtoOracle"]),
@@ -39,6 +40,7 @@ let package = Package(
         // Fixed-cost Swift runtime under every generated facade: box, NanopbMsg<Storage>, Builder,
         // wire API, field accessors (SPI `NanopbFacade`). See docs/shipped-layer.md.
         .target(name: "NanopbRuntime", dependencies: ["CNanopb"], path: "Sources/Shipped/NanopbRuntime"),
+        .target(name: "NanopbDeviceLimits", dependencies: ["CNanopb", "NanopbRuntime"], path: "Sources/Shipped/NanopbDeviceLimits"),
         // Child processes through posix_spawn (Foundation's Process leaks under LeakSanitizer): protoc
         // and nanopb's generator for the generator, every child of the proof.
         .target(name: "ProcessSupport", path: "Sources/Tools/ProcessSupport"),
@@ -47,14 +49,14 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Sources/Tools/CommandLineSupport"),
         // Facade generator: library + thin `protogen` command (`make proto` calls it). Shipped-side:
         // it depends on the schema model only, never on the oracle or anything of the proof.
-        .target(name: "NanopbDeviceLayout", dependencies: ["NanopbRuntime"], path: "Sources/Tools/NanopbDeviceLayout"),
+        .target(name: "NanopbDeviceLayout", dependencies: ["NanopbDeviceLimits"], path: "Sources/Tools/NanopbDeviceLayout"),
         .target(name: "ProtoGenKit", dependencies: ["ProtoSchema", "NanopbDeviceLayout", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProtoGenKit"),
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
-        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
+        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "NanopbDeviceLimits", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
         // The generator and `make proto` end to end (`protogen generate` on inline schemas).
-        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "NanopbDeviceLayout", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "NanopbDeviceLayout", "NanopbDeviceLimits", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
@@ -66,7 +68,7 @@ let package = Package(
         // The proof of a schema's facades against the oracle (exemplar checks, seeded decode
         // mutation, deviation accounting): one implementation for swift test, `wireproof prove`
         // and the fuzz targets. Meets the facades only through a generated catalog module.
-        .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
+        .target(name: "FacadeProof", dependencies: ["NanopbRuntime", "NanopbDeviceLimits", "ProtoOracle", "ProtoSchema"], path: "Sources/Proof/FacadeProof"),
         // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
         // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
         .target(name: "DeviceProof", dependencies: ["FacadeProof", "NanopbDeviceLayout", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),

@@ -71,7 +71,7 @@ fi
 "$(wireproof_tool)" scratch-manifest --dir "$pkg" --name ProvedSchemaFuzz --written-by scripts/fuzz-schema.sh \
   --purpose "Wireproof's fuzz targets (Fuzz/) over the schema of the enclosing prove scratch package." \
   --wireproof-root "$root" --cxx17 \
-  --target ProvedSchemaC=wireproof:CNanopb --target ProvedSchema=ProvedSchemaC,wireproof:NanopbRuntime \
+  --target ProvedSchemaC=wireproof:CNanopb --target ProvedSchema=ProvedSchemaC,wireproof:NanopbRuntime,wireproof:NanopbDeviceLimits \
   --target ProvedSchemaCatalog=ProvedSchema,wireproof:FacadeProof --target CLibcrypto --links CLibcrypto=crypto \
   --target FuzzKit=ProvedSchemaCatalog,CLibcrypto,wireproof:FacadeProof,wireproof:ProtoOracle,wireproof:ProtoSchema,wireproof:NanopbRuntime \
   --target GoogleParser --links GoogleParser=protobuf,stdc++ \

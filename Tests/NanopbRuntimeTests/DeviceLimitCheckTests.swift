@@ -5,6 +5,7 @@
 
 import CNanopb
 import Foundation
+@_spi(NanopbFacade) import NanopbDeviceLimits
 @_spi(NanopbFacade) import NanopbRuntime
 import Testing
 

@@ -4,7 +4,7 @@
 
 import Foundation
 import NanopbDeviceLayout
-import NanopbRuntime
+import NanopbDeviceLimits
 import Testing
 
 @Suite struct DeviceLayoutLimitTests {

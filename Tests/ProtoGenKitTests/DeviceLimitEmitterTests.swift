@@ -48,14 +48,17 @@ private func facadeText(_ protoDirectory: String, _ extra: [String]) throws -> (
         #expect(text.contains("check.messages(message._views(message._pointer.pointee.sensors, message._pointer.pointee.sensors_count), path + \"sensors\")"),
                 "Station.sensors holds Sensors, which carry limits")
         #expect(!text.contains("_views(message._pointer.pointee.history"), "Reading carries no limit: Sensor.history is counted, not walked")
-        #expect(text.contains("extension LimC.wild_Reading: NanopbRuntime.NanopbDeviceLimited {\n    public static let deviceLimits: [NanopbDeviceLimit] = []"),
+        #expect(text.contains("extension LimC.wild_Reading: NanopbDeviceLimits.NanopbDeviceLimited {\n    public static let deviceLimits: [NanopbDeviceLimit] = []"),
                 "every message answers deviceLimitViolations(), with nothing to check when it has no limit")
     }
 
-    @Test func withoutTheFlagTheFacadesCarryNoLimits() throws {
+    @Test func withoutTheFlagTheFacadesCarryNoLimitsAndDoNotImportTheirModule() throws {
         let (run, text) = try facadeText(wildcards, [])
         #expect(run.status == 0, "\(run.said)")
         #expect(!text.isEmpty && !text.contains("NanopbDeviceLimited"))
+        #expect(!text.contains("import NanopbDeviceLimits"), "a program without limits never links their module")
+        let (_, limited) = try facadeText(wildcards, ["--limits-from-options"])
+        #expect(limited.contains("@_spi(NanopbFacade) import NanopbDeviceLimits\n"))
     }
 
     @Test func aSchemaWithoutOptionsSaysSoAndCarriesNoLimits() throws {

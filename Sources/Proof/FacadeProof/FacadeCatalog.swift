@@ -3,6 +3,7 @@
 // This is the only place where proof code learns about a schema's facades, so one implementation
 // of every check serves the bundled schema, the user's schema and the fuzz targets alike.
 
+import NanopbDeviceLimits
 import NanopbRuntime
 
 /// One message type of a facade module, reachable by its full proto name.

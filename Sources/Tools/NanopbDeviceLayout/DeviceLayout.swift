@@ -5,7 +5,7 @@
 // Shared by the device party of the proof and by the generator (facades that carry the limits).
 
 import Foundation
-import NanopbRuntime
+import NanopbDeviceLimits
 
 /// The device build's layout of every message (layout.json of scripts/device-build.py).
 public struct DeviceLayout: Codable, Sendable {

@@ -68,7 +68,7 @@ struct DeviceLimitEmitter {
             }
             walk += lines
         }
-        var declaration = FacadeDeclaration(kind: .deviceLimits, header: "extension \(cType): NanopbRuntime.NanopbDeviceLimited {")
+        var declaration = FacadeDeclaration(kind: .deviceLimits, header: "extension \(cType): NanopbDeviceLimits.NanopbDeviceLimited {")
         declaration.members.append(FacadeMember(name: "deviceLimits", access: .constant, lines: limits.isEmpty
             ? ["public static let deviceLimits: [NanopbDeviceLimit] = []"]
             : ["public static let deviceLimits: [NanopbDeviceLimit] = ["] + limits.map { "    " + $0 } + ["]"]))

@@ -75,6 +75,10 @@ struct FacadeEmitter {
         if let external = plan.inputs.external {
             lines += ["import \(external.cModule)", "import \(external.facadeModule)"]
         }
+        if deviceLayout != nil {
+            // The limits live in a module of their own so that facades without them never link it.
+            lines.append("@_spi(NanopbFacade) import NanopbDeviceLimits")
+        }
         lines += [
             "@_spi(NanopbFacade) import NanopbRuntime",
             "",

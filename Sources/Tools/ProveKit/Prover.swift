@@ -259,7 +259,8 @@ struct Prover {
             wireproofRoot: root)
         manifest.targets = [
             .init(Self.cTarget, dependencies: [.product("CNanopb", package: "wireproof")]),
-            .init(Self.facadeTarget, dependencies: [.target(Self.cTarget), .product("NanopbRuntime", package: "wireproof")]),
+            .init(Self.facadeTarget, dependencies: [.target(Self.cTarget), .product("NanopbRuntime", package: "wireproof")]
+                  + (options.device ? [.product("NanopbDeviceLimits", package: "wireproof")] : [])),
             .init(Self.catalogTarget, dependencies: [.target(Self.facadeTarget), .product("FacadeProof", package: "wireproof")]),
             .init(Self.runner, executable: true, dependencies: [.target(Self.catalogTarget), .product("FacadeProof", package: "wireproof")]),
             .init(Self.deviceRunner, executable: true, dependencies: [.target(Self.catalogTarget), .product("FacadeProof", package: "wireproof"),

@@ -4,10 +4,13 @@
 // every field of a built message the device's decoder would refuse. The facades themselves stay
 // unbounded (every field FT_POINTER); the check lets an app refuse to send what the device drops.
 //
-// Nothing here is linked unless generated code calls it: facades generated without the flag
-// never reference these types.
+// A module of its own, beside NanopbRuntime, so that a program whose facades were generated without
+// the flag never links it: Swift keeps a type's metadata and conformance records even when no
+// code calls it, and a linker's dead strip cannot remove them. Facades generated with the flag
+// import this module; their target depends on the `NanopbDeviceLimits` product.
 
 import CNanopb
+import NanopbRuntime
 
 /// One limit of the device's build on one field, as the schema's options set it.
 public struct NanopbDeviceLimit: Sendable, Equatable {
