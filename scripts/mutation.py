@@ -67,7 +67,7 @@ class Layer:
 RULES_BY_EXTENSION = {".swift": "swift", ".c": "c", ".h": "c", ".sh": "sh", ".py": "py"}
 
 LAYERS = [
-    Layer("runtime", ["Sources/Shipped/NanopbRuntime/*.swift"],
+    Layer("runtime", ["Sources/Shipped/NanopbRuntime/*.swift", "Sources/Shipped/NanopbDeviceLimits/*.swift"],
           "NanopbRuntimeTests|FacadeEdgeCaseTests|RuntimeLimitTests"),
     Layer("c-config", ["Sources/Shipped/CNanopb/include/wireproof_*.h",
                        "Sources/Shipped/CNanopb/wireproof_abi_check.c"],
