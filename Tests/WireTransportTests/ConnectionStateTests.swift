@@ -107,6 +107,29 @@ struct ConnectionStateTests {
         #expect(ConnectionStage.cancelled.applying(.cancel) == nil)
     }
 
+    /// A service endpoint's preparing starts with resolving it, on start and on every retry;
+    /// its answer moves on to connecting, and failures and cancel leave as from any step.
+    @Test func serviceEndpointStagesResolveBeforeConnecting() {
+        let e = WireError.serviceResolution(service: "x._t._tcp.local.", reason: "gone")
+        #expect(ConnectionStage.setup.applying(.start, firstStep: .resolvingService) == .preparing(.resolvingService))
+        #expect(ConnectionStage.waiting(e).applying(.retry, firstStep: .resolvingService) == .preparing(.resolvingService))
+        #expect(ConnectionStage.preparing(.resolvingService).applying(.serviceResolved) == .preparing(.connecting))
+        #expect(ConnectionStage.preparing(.resolvingService).state == .preparing)
+        #expect(ConnectionStage.preparing(.resolvingService).applying(.recoverableFailure(e)) == .waiting(e))
+        #expect(ConnectionStage.preparing(.resolvingService).applying(.fatalFailure(e)) == .failed(e))
+        #expect(ConnectionStage.preparing(.resolvingService).applying(.cancel) == .cancelled)
+        #expect(e.isRecoverableConnectError)
+    }
+
+    @Test func serviceResolvedOutsideResolvingTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ConnectionStage.preparing(.connecting).applying(.serviceResolved)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = ConnectionStage.ready.applying(.serviceResolved)
+        }
+    }
+
     @Test func handshakeStepOutsideConnectingTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = ConnectionStage.ready.applying(.transportConnected)

@@ -93,6 +93,13 @@ public final class Connection: @unchecked Sendable {
 
     /// Turns the host into addresses, in the resolver's order (getaddrinfo outside tests).
     let resolver: AddressResolver
+    /// Set once, by `init(to:using:)`: the service each attempt resolves first (then `host` is its
+    /// name and `port` 0). See ConnectionServiceResolution.swift.
+    var serviceEndpoint: (any ServiceEndpoint)?
+    /// The resolution in flight (preparing(resolvingService) only); cancelled on every way out.
+    var serviceResolution: (any ServiceResolution)?
+    /// The SRV target the last resolution answered (no trailing dot): TLS's default verify name.
+    var serviceTarget: String?
 
     /// A connection to `host`:`port`; nothing happens until `start(queue:)`.
     public convenience init(host: String, port: UInt16, using parameters: Parameters) {
@@ -140,6 +147,7 @@ public final class Connection: @unchecked Sendable {
         // (a source event may be running there and reads the channel's handlers).
         if let channel { queue.async { channel.close() } }
         if let acceptedSocket { queue.async { acceptedSocket.close() } }
+        serviceResolution?.cancel()
         terminationHook?()
     }
 
@@ -250,7 +258,7 @@ public final class Connection: @unchecked Sendable {
     /// Applies `event` through the transition function, reports the new state, tears down on a
     /// terminal one. On `queue`.
     func apply(_ event: ConnectionEvent) {
-        guard let next = stage.applying(event) else { return }
+        guard let next = stage.applying(event, firstStep: serviceEndpoint == nil ? .connecting : .resolvingService) else { return }
         let previous = stage
         stage = next
         let reported = next.state
@@ -272,6 +280,8 @@ public final class Connection: @unchecked Sendable {
         disarmDeadline()
         race?.cancel()
         race = nil
+        serviceResolution?.cancel()
+        serviceResolution = nil
         if let channel {
             if wasReady, let tls = channel.tls { tls.shutdown() }
             channel.close()

@@ -26,13 +26,25 @@ extension Connection {
         }
     }
 
-    /// Resolves, then races connects over every address (`ConnectRace`) under the connection
-    /// timeout; the winner's channel becomes the connection's.
+    /// Resolves the host (or, for a service endpoint, starts resolving the service, which calls
+    /// `raceConnects` when it answers), then races connects over every address.
     func connectOutbound() {
-        let addresses: [SocketAddress], localAddresses: [SocketAddress]
+        if let serviceEndpoint { return resolveService(serviceEndpoint) }
+        let addresses: [SocketAddress]
         do {
             addresses = try resolver(host, port, parameters.isDatagram)
-            guard !addresses.isEmpty else { return apply(.fatalFailure(.resolution(host: host, reason: "no address"))) }
+        } catch {
+            return apply(.fatalFailure(error))
+        }
+        guard !addresses.isEmpty else { return apply(.fatalFailure(.resolution(host: host, reason: "no address"))) }
+        raceConnects(to: addresses)
+    }
+
+    /// Races connects over `addresses` (`ConnectRace`) under the connection timeout; the winner's
+    /// channel becomes the connection's.
+    func raceConnects(to addresses: [SocketAddress]) {
+        let localAddresses: [SocketAddress]
+        do {
             localAddresses = try parameters.requiredLocalEndpoint?.addresses(datagram: parameters.isDatagram) ?? []
             if let options = parameters.tls, tlsContext == nil {
                 tlsContext = try TLSContext(options: options, server: false)
@@ -135,7 +147,7 @@ extension Connection {
         let isServer: Bool
         if case .accepted = origin { isServer = true } else { isServer = false }
         var verifyName: String?
-        if let options = parameters.tls, options.checksPeer(server: false), !isServer { verifyName = options.serverName ?? host }
+        if let options = parameters.tls, options.checksPeer(server: false), !isServer { verifyName = options.serverName ?? serviceTarget ?? host }
         // The session's own error (a WireError naming the OpenSSL failure) is reported as is.
         let session: Result<TLSSession, WireError>
         do {

@@ -43,6 +43,8 @@ enum ConnectionEvent: CustomStringConvertible {
     case cancel
     /// TCP is up and the TLS handshake starts: preparing stays preparing (internal step only).
     case transportConnected
+    /// A service endpoint resolved to addresses; the connect race starts (internal step only).
+    case serviceResolved
 
     var description: String {
         switch self {
@@ -53,6 +55,7 @@ enum ConnectionEvent: CustomStringConvertible {
         case .fatalFailure(let e): return "fatalFailure(\(e))"
         case .cancel: return "cancel"
         case .transportConnected: return "transportConnected"
+        case .serviceResolved: return "serviceResolved"
         }
     }
 }
@@ -80,6 +83,9 @@ extension ConnectionState {
 
 /// What a preparing connection is doing; not part of the public state.
 enum PreparingStep: Sendable, Equatable {
+    /// A service endpoint is being resolved to addresses (`Connection(to:using:)`); each preparing
+    /// of such a connection starts here.
+    case resolvingService
     /// Racing TCP connects (outbound), or about to set up TLS on an accepted socket.
     case connecting
     /// TCP is up; the TLS handshake runs.
@@ -87,8 +93,9 @@ enum PreparingStep: Sendable, Equatable {
 }
 
 /// A connection's one state machine: the public `ConnectionState`, plus, while preparing, the
-/// step in progress. It changes only through `applying(_:)`, which checks every pair against the
-/// public transition function and adds one internal pair (connecting to handshaking).
+/// step in progress. It changes only through `applying(_:firstStep:)`, which checks every pair
+/// against the public transition function and adds two internal pairs (resolvingService to
+/// connecting, connecting to handshaking).
 enum ConnectionStage: Sendable, Equatable, CustomStringConvertible {
     case setup
     case preparing(PreparingStep)
@@ -117,7 +124,16 @@ enum ConnectionStage: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The next stage for `event` (nil: legal, no change); traps on a pair no table allows.
-    func applying(_ event: ConnectionEvent) -> ConnectionStage? {
+    /// Entering preparing lands on `firstStep`: `.resolvingService` for a service endpoint,
+    /// `.connecting` otherwise.
+    func applying(_ event: ConnectionEvent, firstStep: PreparingStep = .connecting) -> ConnectionStage? {
+        precondition(firstStep != .handshaking, "WireTransport: preparing never starts with the handshake")
+        if case .serviceResolved = event {
+            guard self == .preparing(.resolvingService) else {
+                preconditionFailure("WireTransport: illegal connection transition \(self) on \(event)")
+            }
+            return .preparing(.connecting)
+        }
         if case .transportConnected = event {
             guard self == .preparing(.connecting) else {
                 preconditionFailure("WireTransport: illegal connection transition \(self) on \(event)")
@@ -127,7 +143,7 @@ enum ConnectionStage: Sendable, Equatable, CustomStringConvertible {
         guard let next = state.applying(event) else { return nil }
         switch next {
         case .setup: preconditionFailure("WireTransport: no event leads back to setup")
-        case .preparing: return .preparing(.connecting)
+        case .preparing: return .preparing(firstStep)
         case .ready: return .ready
         case .waiting(let e): return .waiting(e)
         case .failed(let e): return .failed(e)

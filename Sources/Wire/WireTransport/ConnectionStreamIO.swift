@@ -12,7 +12,7 @@ extension Connection {
     /// socket allows, then arms exactly the sources still needed.
     func service() {
         switch stage {
-        case .preparing(.connecting): return  // the race owns the sockets until one connects
+        case .preparing(.resolvingService), .preparing(.connecting): return  // no socket yet; the race owns them until one connects
         case .preparing(.handshaking): return stepHandshake()
         case .setup, .waiting, .failed, .cancelled: return
         case .ready: break

@@ -19,6 +19,10 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     case datagramTruncated(length: Int)
     /// A stage of establishing the connection took longer than its configured timeout.
     case timedOut(TimedStage, seconds: Double)
+    /// A service endpoint (`Connection(to:using:)`) did not resolve to an address: it has gone
+    /// away, did not answer in time, or the daemon that resolves it is unreachable. Recoverable:
+    /// the connection waits and resolves again under its `RetryPolicy`.
+    case serviceResolution(service: String, reason: String)
 
     /// The stages of establishing a connection that have a timeout.
     public enum TimedStage: String, Sendable, Hashable {
@@ -38,6 +42,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: return "cancelled"
         case let .datagramTruncated(length): return "datagram longer than the receive's maximum (\(length) bytes)"
         case let .timedOut(stage, seconds): return "\(stage.rawValue) timed out after \(seconds) s"
+        case let .serviceResolution(service, reason): return "cannot resolve service \(service): \(reason)"
         }
     }
 
@@ -45,6 +50,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// network temporarily unreachable).
     var isRecoverableConnectError: Bool {
         if case .timedOut(.connect, _) = self { return true }
+        if case .serviceResolution = self { return true }
         guard case let .posix(_, e) = self else { return false }
         return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, ENETDOWN, EHOSTDOWN, ECONNRESET, EADDRNOTAVAIL].contains(e)
     }
