@@ -116,7 +116,12 @@ let package = Package(
         .systemLibrary(
             name: "CDNSSD", path: "Sources/Wire/CDNSSD", pkgConfig: "avahi-compat-libdns_sd",
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
-        .target(name: "WireDiscovery", dependencies: ["CDNSSD", "WireTransport"], path: "Sources/Wire/WireDiscovery"),
+        // Connecting to a browse result resolves it to an address through Avahi's own client library
+        // (libavahi-client-dev), on the same daemon and D-Bus as the dns_sd layer.
+        .systemLibrary(
+            name: "CAvahiClient", path: "Sources/Wire/CAvahiClient", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+        .target(name: "WireDiscovery", dependencies: ["CDNSSD", "CAvahiClient", "WireTransport"], path: "Sources/Wire/WireDiscovery"),
         .testTarget(name: "WireDiscoveryTests", dependencies: ["WireDiscovery", "WireTransport", "ProofSupport"]),
         // Network fuzzing of a live peer (`make netfuzz`, docs/transport.md): the peer protocol both
         // ends share, the peer (facades behind WireTransport listeners; built with ASan by the make

@@ -23,7 +23,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ make
-          openssl libavahi-compat-libdnssd-dev avahi-daemon avahi-utils dbus iproute2 strace
+          openssl libavahi-compat-libdnssd-dev libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 strace
           socat faketime)
 # The deb-src entry lives in a file of our own; the distribution's lists are never edited.
 src_list=/etc/apt/sources.list.d/wireproof-src.sources
