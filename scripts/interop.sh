@@ -38,6 +38,7 @@ rows=(
   "takenNameWithoutRenamesLeftFailsWithANameConflict|avahi-daemon (namespace)|DNS-SD: a taken name without renaming fails with a name conflict"
   "aTXTRecordIsResolvedAndAnUpdateReplacesIt|avahi-daemon (namespace)|DNS-SD: a TXT record resolved, an update replaces it"
   "txtRecordsCrossBetweenAvahisToolsAndThisAPI|avahi-publish / avahi-browse|DNS-SD: TXT records cross between Avahi's tools and this API"
+  "aConnectionToABrowseResultResolvesItAndExchangesDataBothWays|avahi-daemon (namespace)|DNS-SD: a connection to a browse result resolves it while preparing, data both ways"
 )
 
 echo "interop: building the tests"

@@ -5,8 +5,10 @@ import Foundation
 /// Where a browsed service lives: the SRV record's target host and port.
 public struct ResolvedService: Sendable, Hashable {
     public let result: BrowseResult
-    /// The target host name (e.g. `host.local.`); turning it into an address needs mDNS name
-    /// resolution (nss-mdns or the daemon), which this API does not do.
+    /// The target host name (e.g. `host.local.`), as the SRV record names it; this resolve stops
+    /// there (Avahi's dns_sd layer has no DNSServiceGetAddrInfo). To reach the service, connect to
+    /// the browse result itself, `Connection(to: result, using:)`: it resolves the address too,
+    /// through avahi-daemon (`AvahiServiceResolution`), without nss-mdns.
     public let host: String
     public let port: UInt16
     /// The service's TXT record as the resolve answered it.
