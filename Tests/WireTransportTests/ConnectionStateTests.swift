@@ -91,6 +91,23 @@ struct ConnectionStateTests {
         #expect(ConnectionState.cancelled.applying(.cancel) == nil)
     }
 
+    /// A lost path moves preparing and waiting to waiting (with the path error, replacing a
+    /// connect error); a path back moves waiting to preparing. Ready is left alone (viability
+    /// is reported beside the state), so a path event there, or before start, traps.
+    @Test func pathEventsMoveOnlyPreparingAndWaiting() async {
+        let refused = WireError.posix(call: "connect", errno: ECONNREFUSED)
+        let noPath = WireError.pathUnsatisfied(reason: "no route to 10.0.0.2: Network is unreachable")
+        #expect(ConnectionState.preparing.applying(.pathUnsatisfied(noPath)) == .waiting(noPath))
+        #expect(ConnectionState.waiting(refused).applying(.pathUnsatisfied(noPath)) == .waiting(noPath))
+        #expect(ConnectionState.waiting(noPath).applying(.pathSatisfied) == .preparing)
+        #expect(ConnectionStage.preparing(.handshaking).applying(.pathUnsatisfied(noPath)) == .waiting(noPath))
+        #expect(ConnectionStage.waiting(noPath).applying(.pathSatisfied) == .preparing(.connecting))
+        #expect(noPath.isRecoverableConnectError)
+        await #expect(processExitsWith: .failure) { _ = ConnectionState.ready.applying(.pathUnsatisfied(.pathUnsatisfied(reason: "x"))) }
+        await #expect(processExitsWith: .failure) { _ = ConnectionState.ready.applying(.pathSatisfied) }
+        await #expect(processExitsWith: .failure) { _ = ConnectionState.setup.applying(.pathSatisfied) }
+    }
+
     /// The connection's one state machine: the public table, plus connecting to handshaking
     /// inside preparing (not reported: the public state stays preparing).
     @Test func stageFollowsThePublicTableAndAddsOnlyTheHandshakeStep() {

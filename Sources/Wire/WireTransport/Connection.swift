@@ -75,6 +75,8 @@ public final class Connection: @unchecked Sendable {
     /// An accepted connection's socket until `start` hands it to its IOChannel (its one owner).
     var acceptedSocket: SocketHandle?
     var _retryPolicy = RetryPolicy()
+    /// The path watcher and its handlers (Connection+Path.swift).
+    var paths = ConnectionPathState()
     /// Called once when the connection reaches a terminal state or is released (listener bookkeeping).
     var terminationHook: (@Sendable () -> Void)?
 
@@ -148,6 +150,7 @@ public final class Connection: @unchecked Sendable {
         if let channel { queue.async { channel.close() } }
         if let acceptedSocket { queue.async { acceptedSocket.close() } }
         serviceResolution?.cancel()
+        if let watcher = paths.watcher { queue.async { watcher.cancel() } }
         terminationHook?()
     }
 
@@ -268,6 +271,7 @@ public final class Connection: @unchecked Sendable {
         case .cancelled:
             teardown(.cancelled, wasReady: previous == .ready)
             stateHandler = nil  // its last call is queued above; break any cycle through it
+            stopWatchingPath(dropHandlers: true)
         default: break
         }
     }
@@ -278,6 +282,7 @@ public final class Connection: @unchecked Sendable {
         retryTimer?.cancel()
         retryTimer = nil
         disarmDeadline()
+        stopWatchingPath(dropHandlers: false)
         race?.cancel()
         race = nil
         serviceResolution?.cancel()

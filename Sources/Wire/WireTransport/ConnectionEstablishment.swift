@@ -52,6 +52,7 @@ extension Connection {
         } catch {
             return apply(.fatalFailure(error))
         }
+        guard pathAllowsConnect(to: addresses) else { return }  // waiting for a route (Connection+Path.swift)
         let parameters = parameters
         let race = ConnectRace(addresses: addresses, datagram: parameters.isDatagram,
                                attemptDelay: parameters.tcp.connectionAttemptDelay, queue: queue,
@@ -192,6 +193,7 @@ extension Connection {
         channel?.armWrite(false)
         channel?.armRead(false)
         apply(.established)
+        pathEstablished()
         service()
     }
 }

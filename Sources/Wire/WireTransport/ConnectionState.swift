@@ -2,15 +2,17 @@
 ///
 ///     setup ──start──▶ preparing ──established──▶ ready
 ///                        │   ▲                      │
-///          recoverable   │   │ retry (back-off)     │ fatal
-///                        ▼   │                      ▼
+///          recoverable,  │   │ retry (back-off),    │ fatal
+///     path unsatisfied   ▼   │ path satisfied       ▼
 ///                       waiting ─────fatal──────▶ failed
+///     (waiting ──path unsatisfied──▶ waiting: the path error replaces the connect error)
 ///     any state but cancelled ──cancel──▶ cancelled (cancel on cancelled: no change)
 public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
     case setup
     case preparing
     case ready
-    /// Cannot connect now (refused, unreachable); retrying after a back-off delay.
+    /// Cannot connect now: refused or unreachable (retrying after a back-off delay), or no usable
+    /// route to the peer (`WireError.pathUnsatisfied`: retrying as soon as the path comes back).
     case waiting(WireError)
     /// Cannot recover (TLS verification, unresolvable name, I/O error on an established connection).
     case failed(WireError)
@@ -45,6 +47,11 @@ enum ConnectionEvent: CustomStringConvertible {
     case transportConnected
     /// A service endpoint resolved to addresses; the connect race starts (internal step only).
     case serviceResolved
+    /// No usable route to the peer: an attempt in progress is abandoned (it is not counted) and
+    /// the connection waits for the path instead of for a back-off timer.
+    case pathUnsatisfied(WireError)
+    /// The path came back (or changed) while waiting: retry at once.
+    case pathSatisfied
 
     var description: String {
         switch self {
@@ -56,6 +63,8 @@ enum ConnectionEvent: CustomStringConvertible {
         case .cancel: return "cancel"
         case .transportConnected: return "transportConnected"
         case .serviceResolved: return "serviceResolved"
+        case .pathUnsatisfied(let e): return "pathUnsatisfied(\(e))"
+        case .pathSatisfied: return "pathSatisfied"
         }
     }
 }
@@ -69,7 +78,8 @@ extension ConnectionState {
         case (.setup, .start): return .preparing
         case (.preparing, .established): return .ready
         case (.preparing, .recoverableFailure(let e)): return .waiting(e)
-        case (.waiting, .retry): return .preparing
+        case (.waiting, .retry), (.waiting, .pathSatisfied): return .preparing
+        case (.preparing, .pathUnsatisfied(let e)), (.waiting, .pathUnsatisfied(let e)): return .waiting(e)
         case (.preparing, .fatalFailure(let e)), (.ready, .fatalFailure(let e)), (.waiting, .fatalFailure(let e)):
             return .failed(e)
         case (.setup, .cancel), (.preparing, .cancel), (.ready, .cancel), (.waiting, .cancel), (.failed, .cancel):

@@ -23,6 +23,9 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// away, did not answer in time, or the daemon that resolves it is unreachable. Recoverable:
     /// the connection waits and resolves again under its `RetryPolicy`.
     case serviceResolution(service: String, reason: String)
+    /// The kernel has no usable route to the peer (none, or a blackhole / unreachable / prohibit
+    /// route); `reason` says which, per address. A connection waits for the path to come back.
+    case pathUnsatisfied(reason: String)
 
     /// The stages of establishing a connection that have a timeout.
     public enum TimedStage: String, Sendable, Hashable {
@@ -43,6 +46,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .datagramTruncated(length): return "datagram longer than the receive's maximum (\(length) bytes)"
         case let .timedOut(stage, seconds): return "\(stage.rawValue) timed out after \(seconds) s"
         case let .serviceResolution(service, reason): return "cannot resolve service \(service): \(reason)"
+        case let .pathUnsatisfied(reason): return "no usable path: \(reason)"
         }
     }
 
@@ -51,6 +55,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     var isRecoverableConnectError: Bool {
         if case .timedOut(.connect, _) = self { return true }
         if case .serviceResolution = self { return true }
+        if case .pathUnsatisfied = self { return true }
         guard case let .posix(_, e) = self else { return false }
         return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, ENETDOWN, EHOSTDOWN, ECONNRESET, EADDRNOTAVAIL].contains(e)
     }

@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <netdb.h>
+#include "cwire_netlink.h"
 
 /// Socket types and flags as plain ints (Glibc imports them as an enum Swift spells awkwardly).
 static const int cwire_sock_stream = SOCK_STREAM;

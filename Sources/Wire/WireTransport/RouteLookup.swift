@@ -1,0 +1,69 @@
+import CWireTransport
+import Glibc
+
+/// The kernel's answer to "how would a packet to this address leave?".
+enum RouteVerdict: Equatable {
+    /// A unicast or local route; the interface it leaves by, when it names one.
+    case reachable(interfaceIndex: Int32?)
+    /// No route, or a blackhole / unreachable / prohibit route: why, in words.
+    case unreachable(String)
+}
+
+/// Route lookups through RTM_GETROUTE with RTA_DST (what `ip route get` asks): the kernel runs its
+/// own lookup (policy rules, tables, blackholes), so nothing here second-guesses it.
+enum RouteLookup {
+    /// The verdict for `address`; nil when netlink itself failed (no verdict, not "unreachable").
+    static func route(to address: SocketAddress) -> RouteVerdict? {
+        guard let destination = address.addressBytes else { return nil }
+        let family = UInt8(truncatingIfNeeded: address.family)
+        // struct rtmsg: family, dst_len (a full-length prefix: this one address), then zeros.
+        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_rtmsg))
+        body[0] = family
+        body[1] = UInt8(destination.count * 8)
+        body += NetlinkMessage.attribute(type: cwire_rta_dst, value: destination)
+        let sequence = NetlinkSocket.nextSequence()
+        let request = NetlinkMessage.request(type: Int32(cwire_rtm_getroute), flags: cwire_nlm_f_request, sequence: sequence, body: body)
+        guard let answer = try? NetlinkSocket.query(request, sequence: sequence, dump: false), let first = answer.records.first else {
+            return nil
+        }
+        switch first {
+        case .route(let route, _):
+            switch Int32(route.routeType) {
+            case cwire_rtn_unicast, cwire_rtn_local: return .reachable(interfaceIndex: route.outputInterface)
+            case cwire_rtn_blackhole: return .unreachable("the route to \(address.host) is a blackhole")
+            case cwire_rtn_unreachable: return .unreachable("the route to \(address.host) is an unreachable route")
+            case cwire_rtn_prohibit: return .unreachable("the route to \(address.host) is a prohibit route")
+            default: return .unreachable("the route to \(address.host) has type \(route.routeType)")
+            }
+        case .error(let e) where e != 0:
+            return .unreachable("no route to \(address.host): \(String(cString: strerror(e)))")
+        default:
+            return nil
+        }
+    }
+
+    /// The interface with `index` (RTM_GETLINK for that one index), nil if it is gone.
+    static func interface(index: Int32) -> NetworkInterface? {
+        // struct ifinfomsg: family, pad, type, then the index at offset 4.
+        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_ifinfomsg))
+        withUnsafeBytes(of: index) { body.replaceSubrange(4 ..< 8, with: $0) }
+        let sequence = NetlinkSocket.nextSequence()
+        let request = NetlinkMessage.request(type: Int32(cwire_rtm_getlink), flags: cwire_nlm_f_request, sequence: sequence, body: body)
+        guard let answer = try? NetlinkSocket.query(request, sequence: sequence, dump: false),
+              case .link(let link, _)? = answer.records.first else { return nil }
+        return NetworkInterface(link)
+    }
+}
+
+extension SocketAddress {
+    /// The address alone, in network order: 4 bytes (IPv4) or 16 (IPv6); nil for another family.
+    var addressBytes: [UInt8]? {
+        withUnsafeBytes(of: storage) { raw in
+            switch family {
+            case AF_INET: return Array(raw[4 ..< 8])      // sockaddr_in.sin_addr
+            case AF_INET6: return Array(raw[8 ..< 24])    // sockaddr_in6.sin6_addr
+            default: return nil
+            }
+        }
+    }
+}
