@@ -19,16 +19,24 @@ import Testing
 /// Needs root (`ip netns`): without it the test fails, saying so (it is not skipped).
 enum NetworkNamespaces {
     static let environmentKey = "WIREPROOF_PATH_NAMESPACE"
+    static let peerEnvironmentKey = "WIREPROOF_PATH_PEER_NAMESPACE"
     static let clientAddress = "10.77.0.1", peerAddress = "10.77.0.2", subnet = "10.77.0.0/24"
     static let clientInterface = "wpa", echoPort: UInt16 = 7070
 
-    /// The client namespace's name when this process is the copy running inside it.
-    static var inside: String? { ProcessInfo.processInfo.environment[environmentKey] }
+    /// The two namespaces' names, as the body sees them (it runs in `client`).
+    struct Pair { let client: String; let peer: String }
+
+    /// The namespaces when this process is the copy running inside the client one.
+    static var inside: Pair? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let client = environment[environmentKey], let peer = environment[peerEnvironmentKey] else { return nil }
+        return Pair(client: client, peer: peer)
+    }
 
     /// Runs `body` inside the client namespace (see the type's comment). `test` is the test
     /// function's name (`#function`), which the copy is filtered to.
-    static func run(_ test: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: (String) throws -> Void) throws {
-        if let namespace = inside { return try body(namespace) }
+    static func run(_ test: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: (Pair) throws -> Void) throws {
+        if let pair = inside { return try body(pair) }
         guard geteuid() == 0 else {
             Issue.record("needs root to create network namespaces (ip netns); run the suite as root", sourceLocation: sourceLocation)
             return
@@ -56,10 +64,11 @@ enum NetworkNamespaces {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let name = test.hasSuffix("()") ? String(test.dropLast(2)) : test
         let result = try ChildProcess.run("/usr/bin/timeout", [
-            "120", "/usr/bin/env", "\(environmentKey)=\(client)", "/usr/sbin/ip", "netns", "exec", client,
+            "120", "/usr/bin/env", "\(environmentKey)=\(client)", "\(peerEnvironmentKey)=\(peer)", "/usr/sbin/ip", "netns", "exec", client,
             binary, "--testing-library", "swift-testing", "--filter", "\(name)\\(",
         ])
         let output = String(decoding: result.stdout, as: UTF8.self) + result.stderrText
+        for line in output.split(separator: "\n") where line.contains("timing:") { print(line) }  // measurements the body printed
         #expect(result.status == 0, "the body in namespace \(client) failed (exit \(result.status)):\n\(output.suffix(6000))", sourceLocation: sourceLocation)
         #expect(output.contains("Test \(name)() passed"), "the body did not run inside the namespace:\n\(output.suffix(3000))", sourceLocation: sourceLocation)
     }

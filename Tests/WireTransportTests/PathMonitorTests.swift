@@ -22,7 +22,8 @@ struct PathMonitorTests {
     }
 
     @Test func monitorReportsUnsatisfiedWhenTheRouteGoesAndSatisfiedWhenItReturns() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             let (system, systemPaths) = try monitor()
             let (remote, remotePaths) = try monitor(NS.peerAddress)
             defer { system.cancel(); remote.cancel() }
@@ -47,7 +48,8 @@ struct PathMonitorTests {
     }
 
     @Test func anInterfaceGoingDownLeavesTheAvailableInterfacesAndComingUpReturns() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             let (monitor, paths) = try monitor()
             defer { monitor.cancel() }
             let listed = { (p: NetworkPath?) in p?.availableInterfaces.contains { $0.name == NS.clientInterface } ?? false }
@@ -61,7 +63,8 @@ struct PathMonitorTests {
     }
 
     @Test func aBurstOfRouteChangesIsDeliveredAsOneUpdate() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             let (monitor, paths) = try monitor()
             defer { monitor.cancel() }
             #expect(paths.wait { !$0.isEmpty })
@@ -80,7 +83,8 @@ struct PathMonitorTests {
     }
 
     @Test func connectionWithoutARouteWaitsForThePathThenConnectsWhenItReturns() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             try NS.ip(["-n", ns] + Self.routeDelete)
             // One attempt only: a connect that failed for want of a route would fail the connection.
             let (client, states) = makeClient(.tcp, port: NS.echoPort, host: NS.peerAddress,
@@ -98,7 +102,8 @@ struct PathMonitorTests {
     }
 
     @Test func readyConnectionReportsViabilityFalseWhenItsRouteGoesAndTrueWhenItReturns() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             let (client, states) = makeClient(.tcp, port: NS.echoPort, host: NS.peerAddress)
             defer { client.cancel() }
             let viability = Recorder<Bool>(), paths = Recorder<NetworkPath>()
@@ -120,7 +125,8 @@ struct PathMonitorTests {
     }
 
     @Test func aRouteThroughAnotherInterfaceIsReportedAsABetterPathUntilItGoes() throws {
-        try NS.run(#function) { ns in
+        try NS.run(#function) { pair in
+            let ns = pair.client
             let (client, states) = makeClient(.tcp, port: NS.echoPort, host: NS.peerAddress)
             defer { client.cancel() }
             let better = Recorder<Bool>()

@@ -9,6 +9,8 @@ struct ConnectionPathState {
     var watcher: PathWatcher?
     /// netlink could not be opened: the connection runs without a path (as before paths existed).
     var unavailable = false
+    /// The watcher's last path, kept when the watcher stops (teardown).
+    var lastPath: NetworkPath?
     var pathHandler: (@Sendable (NetworkPath) -> Void)?
     var viabilityHandler: (@Sendable (Bool) -> Void)?
     var betterPathHandler: (@Sendable (Bool) -> Void)?
@@ -50,8 +52,9 @@ extension Connection {
         set { queue.sync { paths.betterPathHandler = state == .cancelled ? nil : newValue } }
     }
 
-    /// The path last evaluated for this connection (nil before its first connect, or without netlink).
-    public var currentPath: NetworkPath? { queue.sync { paths.watcher?.path } }
+    /// The path last evaluated for this connection, kept once it ended (nil before its first
+    /// connect, or without netlink).
+    public var currentPath: NetworkPath? { queue.sync { paths.watcher?.path ?? paths.lastPath } }
 
     /// Whether a ready connection still has a route to its peer (true before ready).
     public var isViable: Bool { queue.sync { paths.isViable } }
@@ -96,6 +99,7 @@ extension Connection {
 
     /// From teardown: no path work after a terminal state.
     func stopWatchingPath(dropHandlers: Bool) {
+        if let path = paths.watcher?.path { paths.lastPath = path }
         paths.watcher?.cancel()
         paths.watcher = nil
         if dropHandlers {

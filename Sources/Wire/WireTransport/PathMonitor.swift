@@ -65,7 +65,7 @@ public final class PathMonitor: @unchecked Sendable {
         }
     }
 
-    /// Stops watching and closes the socket; no handler call follows. Idempotent.
+    /// Stops watching and closes the socket; no handler call is queued after it. Idempotent.
     public func cancel() {
         queue.async {
             self.cancelled = true

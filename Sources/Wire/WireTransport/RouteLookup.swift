@@ -36,7 +36,14 @@ enum RouteLookup {
             default: return .unreachable("the route to \(address.host) has type \(route.routeType)")
             }
         case .error(let e) where e != 0:
-            return .unreachable("no route to \(address.host): \(String(cString: strerror(e)))")
+            // The kernel answers a lookup that ends on a blackhole, unreachable or prohibit route
+            // with the errno a local sender would get, not with the route.
+            switch e {
+            case EINVAL: return .unreachable("the route to \(address.host) is a blackhole (the kernel answers EINVAL)")
+            case EHOSTUNREACH: return .unreachable("the route to \(address.host) is an unreachable route (EHOSTUNREACH)")
+            case EACCES: return .unreachable("the route to \(address.host) is a prohibit route (EACCES)")
+            default: return .unreachable("no route to \(address.host): \(String(cString: strerror(e)))")
+            }
         default:
             return nil
         }

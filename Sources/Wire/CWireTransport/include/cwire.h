@@ -1,6 +1,6 @@
-// C shim for WireTransport: OpenSSL (whose API is partly macros Swift cannot call) and the
+// C shim for WireTransport: OpenSSL (whose API is partly macros Swift cannot call), the
 // multi-message socket calls (sendmmsg/recvmmsg need _GNU_SOURCE, which Swift's Glibc module does not
-// define). Every function is a thin forwarder: no state kept between calls, nothing allocated that
+// define) and rtnetlink's numbers (cwire_netlink.h). Every function is a thin forwarder: no state kept between calls, nothing allocated that
 // outlives the call, no errno handling (the Swift syscall layer reads errno and retries EINTR in one
 // place).
 #ifndef CWIRE_H
