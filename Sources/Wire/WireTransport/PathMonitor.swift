@@ -55,6 +55,9 @@ public final class PathMonitor: @unchecked Sendable {
         queue.sync { (watcher.skippedMessages, watcher.lastSkipReason?.description) }
     }
 
+    /// How many times the path was evaluated (tests: bursts are coalesced).
+    var evaluationCount: Int { queue.sync { watcher.evaluationCount } }
+
     /// Reads the first path and starts watching; a second call does nothing.
     public func start(queue userQueue: DispatchQueue) {
         queue.async {

@@ -33,6 +33,9 @@ final class PathWatcher: @unchecked Sendable {
     private(set) var path: NetworkPath?
     /// The interface the first reachable remote's route leaves by (`.remotes` scope), as of `path`.
     private(set) var routeInterfaceIndex: Int32?
+    /// Evaluations run so far (the first included): one per burst of notifications, not one per
+    /// notification.
+    private(set) var evaluationCount = 0
     /// Malformed netlink messages skipped so far, and the last reason.
     private(set) var skippedMessages = 0
     private(set) var lastSkipReason: NetlinkParseError?
@@ -124,6 +127,7 @@ final class PathWatcher: @unchecked Sendable {
 
     /// The path as the kernel answers now.
     private func evaluate() -> NetworkPath {
+        evaluationCount += 1
         switch scope {
         case .system(let remote):
             do {
