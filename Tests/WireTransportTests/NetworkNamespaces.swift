@@ -41,7 +41,8 @@ enum NetworkNamespaces {
             Issue.record("needs root to create network namespaces (ip netns); run the suite as root", sourceLocation: sourceLocation)
             return
         }
-        let tag = "\(getpid())\(UInt16.random(in: 0 ... 9999))"
+        removeNamespacesOfEndedRuns()
+        let tag = "\(getpid())-\(UInt16.random(in: 0 ... 9999))"
         let client = "wpc\(tag)", peer = "wps\(tag)"
         var echo: pid_t?
         defer {
@@ -71,6 +72,21 @@ enum NetworkNamespaces {
         for line in output.split(separator: "\n") where line.contains("timing:") { print(line) }  // measurements the body printed
         #expect(result.status == 0, "the body in namespace \(client) failed (exit \(result.status)):\n\(output.suffix(6000))", sourceLocation: sourceLocation)
         #expect(output.contains("Test \(name)() passed"), "the body did not run inside the namespace:\n\(output.suffix(3000))", sourceLocation: sourceLocation)
+    }
+
+    /// A run that trapped (a planted fault, a precondition) never reached its `defer`: its
+    /// namespaces, named `wpc<pid>-<n>` / `wps<pid>-<n>`, outlive it. Removes those whose process
+    /// is gone, after stopping what still runs in them (that run's echo peer).
+    static func removeNamespacesOfEndedRuns() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []
+        for name in names where name.hasPrefix("wpc") || name.hasPrefix("wps") {
+            guard let pid = Int32(name.dropFirst(3).prefix { $0 != "-" }), name.contains("-"),
+                  kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let pids = (try? ChildProcess.run("/usr/sbin/ip", ["netns", "pids", name]))
+                .map { String(decoding: $0.stdout, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) } } ?? []
+            for leftover in pids { kill(leftover, SIGTERM) }
+            try? ip(["netns", "del", name])
+        }
     }
 
     /// Runs `ip` with `arguments`; throws with its message when it fails.

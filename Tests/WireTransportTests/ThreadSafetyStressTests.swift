@@ -5,7 +5,7 @@ import Testing
 @testable import WireTransport
 
 /// The public accessors promise to be callable from any thread. Here other threads read
-/// `currentState`, `remoteAddress` and the listener's counts, and get and set the handlers and the
+/// `currentState`, `remoteAddress`, `currentPath`, `isViable` and the listener's counts, and get and set the handlers and the
 /// retry policy, while connections open, fail, wait, retry and cancel. Under ThreadSanitizer (the
 /// tsan leg) an accessor that skips the connection's queue is reported as a race; without it the
 /// test still checks that every connection ends and that no reader ever saw a connection leave a
@@ -90,6 +90,9 @@ struct ThreadSafetyStressTests {
                     guard reader == 2 else { continue }
                     _ = c.remoteAddress
                     _ = c.stateUpdateHandler
+                    _ = c.currentPath  // written on the queue by each connect's route lookup
+                    _ = c.isViable
+                    _ = c.viabilityUpdateHandler
                     var p = c.retryPolicy
                     p.maximumDelay = 0.004
                     c.retryPolicy = p

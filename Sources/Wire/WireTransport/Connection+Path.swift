@@ -92,7 +92,7 @@ extension Connection {
         watcher.scope = .remotes([peer])
         watcher.refresh()
         paths.readyInterfaceIndex = watcher.routeInterfaceIndex
-        paths.isViable = true
+        paths.isViable = watcher.path?.status != .unsatisfied  // the route may have gone since the connect
         paths.betterPathAvailable = false
         if let path = watcher.path, path != previous { reportPath(path) }
     }
