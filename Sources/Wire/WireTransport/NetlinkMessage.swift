@@ -12,6 +12,8 @@ enum NetlinkParseError: Error, Equatable, CustomStringConvertible {
     case truncatedBody(type: UInt16, length: Int, needed: Int)
     /// An attribute's length is below its header or past its message's end; that message is skipped.
     case badAttribute(type: UInt16, offset: Int, length: Int)
+    /// A datagram longer than the receive buffer (MSG_TRUNC); it is skipped whole, not read in part.
+    case datagramTooLong(length: Int, buffer: Int)
 
     var description: String {
         switch self {
@@ -19,6 +21,7 @@ enum NetlinkParseError: Error, Equatable, CustomStringConvertible {
         case let .badMessageLength(offset, length, remaining): return "message at offset \(offset) claims \(length) bytes, \(remaining) remain"
         case let .truncatedBody(type, length, needed): return "message type \(type) of \(length) bytes, its fixed part needs \(needed)"
         case let .badAttribute(type, offset, length): return "message type \(type): attribute at offset \(offset) claims \(length) bytes"
+        case let .datagramTooLong(length, buffer): return "datagram of \(length) bytes, the buffer holds \(buffer)"
         }
     }
 }

@@ -52,8 +52,8 @@ struct NetlinkSocket {
     }
 
     /// One datagram, or nil when none is waiting (EAGAIN). A datagram longer than the buffer is
-    /// returned empty with `truncated` set.
-    func receive(into buffer: DatagramBuffer) throws(SystemError) -> (bytes: ArraySlice<UInt8>, truncated: Bool)? {
+    /// returned empty with the reason.
+    func receive(into buffer: DatagramBuffer) throws(SystemError) -> (bytes: ArraySlice<UInt8>, tooLong: NetlinkParseError?)? {
         let slot = buffer.slot(0)
         let length: Int
         do {
@@ -64,8 +64,8 @@ struct NetlinkSocket {
             if error.wouldBlock { return nil }
             throw error
         }
-        guard length <= slot.count else { return ([], true) }
-        return (Array(slot.prefix(length))[...], false)
+        guard length <= slot.count else { return ([], .datagramTooLong(length: length, buffer: slot.count)) }
+        return (Array(slot.prefix(length))[...], nil)
     }
 
     /// Waits up to `milliseconds` for a datagram (poll(2)); false on timeout.
@@ -92,8 +92,8 @@ struct NetlinkSocket {
                 guard try socket.waitReadable(milliseconds: queryTimeoutMilliseconds) else {
                     throw WireError.posix(call: "netlink query (no answer)", errno: ETIMEDOUT)
                 }
-                guard let (bytes, truncated) = try socket.receive(into: buffer) else { continue }
-                if truncated { skipped.append(.badMessageLength(offset: 0, length: receiveSize + 1, remaining: receiveSize)); continue }
+                guard let (bytes, tooLong) = try socket.receive(into: buffer) else { continue }
+                if let tooLong { skipped.append(tooLong); continue }
                 let decoded = NetlinkRecord.decodeAll(bytes)
                 skipped += decoded.skipped
                 for (seq, record) in decoded.records where seq == sequence {

@@ -85,7 +85,7 @@ final class PathWatcher: @unchecked Sendable {
         let socket = NetlinkSocket(handle: channel.socket)
         var changed = false
         for _ in 0 ..< Self.datagramsPerWakeup {
-            let received: (bytes: ArraySlice<UInt8>, truncated: Bool)?
+            let received: (bytes: ArraySlice<UInt8>, tooLong: NetlinkParseError?)?
             do throws(SystemError) {
                 received = try socket.receive(into: buffer)
             } catch {
@@ -94,8 +94,8 @@ final class PathWatcher: @unchecked Sendable {
                 if error.errno == ENOBUFS { continue }
                 break
             }
-            guard let (bytes, truncated) = received else { break }
-            if truncated { note(.badMessageLength(offset: 0, length: NetlinkSocket.receiveSize + 1, remaining: NetlinkSocket.receiveSize)) }
+            guard let (bytes, tooLong) = received else { break }
+            if let tooLong { note(tooLong); changed = true; continue }  // lost notifications: re-evaluate
             let decoded = NetlinkRecord.decodeAll(bytes)
             decoded.skipped.forEach(note)
             changed = changed || !decoded.records.isEmpty
