@@ -63,6 +63,8 @@ struct LifetimeTests {
     @Test func aStartedAcceptedConnectionHandsItsSocketToItsChannel() throws {
         let (server, client, peer) = try connectedPair(.tcp)
         defer { server.stop(); client.cancel() }
+        // The test server hands the connection over before its `start` has run on the queue.
+        #expect(released { peer.currentState == .ready }, "the accepted connection never became ready")
         #expect(peer.queue.sync { peer.acceptedSocket == nil }, "the connection still holds the socket its channel owns")
     }
 
