@@ -3,9 +3,10 @@
 #   1. the suites that talk to openssl s_server / s_client and socat on 127.0.0.1
 #      (Tests/WireTransportTests: Interop, TLS options, TLS verification), certificates made by the
 #      tests with openssl (faketime for dates outside a certificate's validity);
-#   2. the connect timeout against a SYN blackholed by a router namespace, and a local blackhole
-#      route seen as a path (Tests/WireTransportTests/BlackholeTimeoutTests: each test makes its own
-#      namespaces; needs root);
+#   2. the connect timeout against a SYN blackholed by a router namespace, a local blackhole route
+#      seen as a path, and routes removed and restored under the path monitor and connections
+#      (Tests/WireTransportTests: BlackholeTimeout, PathMonitor; each test makes its own namespaces;
+#      needs root);
 #   3. the discovery suite against avahi-daemon and avahi-publish/avahi-browse in a network
 #      namespace of its own (scripts/discovery-test.sh; needs root).
 # Prints one row per behaviour with the peer and the verdict of the test that pins it; a row whose
@@ -38,6 +39,10 @@ rows=(
   "eachOfOurDatagramsComesBackWholeFromASocatEcho|socat UDP4-RECVFROM,fork|UDP: datagrams of 1 to 8,000 bytes echoed whole"
   "connectThroughARouterThatBlackholesTheSYNTimesOutAtTheConnectionTimeout|kernel blackhole route on a router (namespace)|connect timeout: a SYN dropped on the way fails at the 0.5 s timeout, is retried once, then failed(timedOut(connect))"
   "aBlackholeRouteOnThisHostMakesTheConnectionWaitForThePathNotTimeOut|kernel blackhole route on this host (namespace)|a local blackhole: waiting for the path, no attempt made, ready once it is removed"
+  "monitorReportsUnsatisfiedWhenTheRouteGoesAndSatisfiedWhenItReturns|kernel routes (namespace, ip route del/add)|path monitor: unsatisfied when the route goes, satisfied when it returns"
+  "connectionWithoutARouteWaitsForThePathThenConnectsWhenItReturns|kernel routes (namespace) + socat echo|no route: the connection waits for the path, then connects when it returns"
+  "readyConnectionReportsViabilityFalseWhenItsRouteGoesAndTrueWhenItReturns|kernel routes (namespace) + socat echo|ready connection: viability false when its route goes, true when it returns"
+  "aRouteThroughAnotherInterfaceIsReportedAsABetterPathUntilItGoes|kernel routes (namespace, two veth pairs)|better path: a route through another interface reported until it goes"
   "advertisedListenerIsBrowsedAddedThenRemovedWhenWithdrawn|avahi-daemon (namespace)|DNS-SD: advertised, browsed, removed when withdrawn"
   "explicitNameAlreadyTakenIsRenamedAndTheNewNameReported|avahi-daemon (namespace)|DNS-SD: a taken name is renamed and the new name reported"
   "takenNameWithoutRenamesLeftFailsWithANameConflict|avahi-daemon (namespace)|DNS-SD: a taken name without renaming fails with a name conflict"
@@ -48,8 +53,8 @@ rows=(
 
 echo "interop: building the tests"
 "$SWIFT" build --build-tests > "$logs/build.log" 2>&1 || { tail -20 "$logs/build.log"; die "the tests do not build"; }
-echo "interop: openssl and socat peers (Interop, TLS options, TLS verification), blackholed routes (namespaces)"
-"$SWIFT" test --skip-build --filter 'WireTransportTests\.(InteropTests|TLSOptionsTests|TLSVerificationTests|BlackholeTimeoutTests)' > "$logs/tls-socat.log" 2>&1
+echo "interop: openssl and socat peers (Interop, TLS options, TLS verification), blackholed and removed routes (namespaces)"
+"$SWIFT" test --skip-build --filter 'WireTransportTests\.(InteropTests|TLSOptionsTests|TLSVerificationTests|BlackholeTimeoutTests|PathMonitorTests)' > "$logs/tls-socat.log" 2>&1
 echo "interop: avahi peers in a network namespace (scripts/discovery-test.sh)"
 if [ "$(id -u)" = 0 ]; then
   bash scripts/discovery-test.sh > "$logs/discovery.log" 2>&1
