@@ -104,6 +104,31 @@ struct PathMonitorTests {
         }
     }
 
+    /// Run in the namespace copy, where this test is the process's only user of the feed.
+    @Test func connectionsShareOneNetlinkSocketThatTheLastOneOutCloses() throws {
+        try NS.run(#function) { _ in
+            func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+            let before = descriptors()
+            let clients = (0 ..< 20).map { _ in makeClient(.tcp, port: NS.echoPort, host: NS.peerAddress) }
+            #expect(clients.allSatisfy { $0.1.waitFor(.ready) }, "every client ready")
+            let added = descriptors() - before
+            let shared = RouteChangeFeed.shared.subscription
+            #expect(shared.isOpen && shared.subscribers == 20, "\(shared)")
+            // 20 TCP sockets and one netlink socket (a descriptor or two of Dispatch's own may join).
+            #expect(added >= 21 && added <= 23, "20 connections added \(added) descriptors")
+            for (client, states) in clients {
+                client.cancel()
+                #expect(states.waitFor(.cancelled))
+            }
+            var closed = false
+            for _ in 0 ..< 200 where !closed {
+                closed = RouteChangeFeed.shared.subscription == (isOpen: false, subscribers: 0)
+                if !closed { usleep(10_000) }
+            }
+            #expect(closed, "the last watcher out closes the socket: \(RouteChangeFeed.shared.subscription)")
+        }
+    }
+
     @Test func readyConnectionReportsViabilityFalseWhenItsRouteGoesAndTrueWhenItReturns() throws {
         try NS.run(#function) { pair in
             let ns = pair.client

@@ -52,7 +52,8 @@ public final class PathMonitor: @unchecked Sendable {
 
     /// Malformed netlink messages skipped so far, with the last reason (nil if none).
     public var skippedMessages: (count: Int, lastReason: String?) {
-        queue.sync { (watcher.skippedMessages, watcher.lastSkipReason?.description) }
+        let skipped = RouteChangeFeed.shared.skippedMessages
+        return (skipped.count, skipped.lastReason?.description)
     }
 
     /// How many times the path was evaluated (tests: bursts are coalesced).

@@ -2,17 +2,17 @@ import CWireTransport
 import Dispatch
 import Glibc
 
-/// Watches the routing tables through a netlink subscription (links, IPv4/IPv6 addresses and
-/// routes) and re-evaluates a path after each burst of changes: the engine behind `PathMonitor`
-/// and a connection's own path.
+/// Watches the routing tables through the process's netlink subscription (`RouteChangeFeed`:
+/// links, IPv4/IPv6 addresses and routes) and re-evaluates a path after each burst of changes:
+/// the engine behind `PathMonitor` and a connection's own path.
 ///
 /// Every change notification only triggers work; the path is always rebuilt from the kernel's
 /// current answer (a dump, or a route lookup per remote), never patched from notifications. That
 /// is what keeps it right where notifications are silent: IPv4 drops the routes of an interface
 /// that goes down without an RTM_DELROUTE for each.
 ///
-/// Confined to `queue` after `init` (the owner's serial queue). Ownership: the subscription
-/// socket belongs to `channel`, closed by `cancel()` (the owner calls it on every path out).
+/// Confined to `queue` after `init` (the owner's serial queue). Ownership: the subscription to the
+/// feed is the watcher's, ended by `cancel()` (the owner calls it on every path out).
 final class PathWatcher: @unchecked Sendable {
     /// What the path is about.
     enum Scope {
@@ -24,8 +24,6 @@ final class PathWatcher: @unchecked Sendable {
 
     /// Notifications closer together than this are one burst: one evaluation, one callback.
     static let coalescingDelay = 0.05
-    /// Datagrams read per readable event before yielding the queue (the source fires again).
-    static let datagramsPerWakeup = 64
 
     let queue: DispatchQueue
     var scope: Scope
@@ -36,29 +34,34 @@ final class PathWatcher: @unchecked Sendable {
     /// Evaluations run so far (the first included): one per burst of notifications, not one per
     /// notification.
     private(set) var evaluationCount = 0
-    /// Malformed netlink messages skipped so far, and the last reason.
-    private(set) var skippedMessages = 0
-    private(set) var lastSkipReason: NetlinkParseError?
-    private var channel: IOChannel?
+    /// The feed's token while subscribed: from `init` to `cancel()`.
+    private var subscription: UInt64?
+    /// Between `start()` and `cancel()`: notifications lead to evaluations and `onChange`.
+    private var active = false
     private var evaluation: DispatchWorkItem?
-    private lazy var buffer = DatagramBuffer(count: 1, size: NetlinkSocket.receiveSize)
     private let onChange: (NetworkPath) -> Void
 
-    /// Opens and subscribes the netlink socket on the calling thread, so in its network namespace.
+    /// Subscribes to the feed (which opens its socket, on the calling thread and so in its network
+    /// namespace, when no other watcher has it open). Throws when netlink cannot be opened.
     init(scope: Scope, queue: DispatchQueue, onChange: @escaping (NetworkPath) -> Void) throws(WireError) {
-        let socket = try NetlinkSocket(groups: cwire_rtmgrp_watched)
         self.scope = scope
         self.queue = queue
         self.onChange = onChange
-        self.channel = IOChannel(socket: socket.handle, queue: queue)
+        subscription = try RouteChangeFeed.shared.subscribe { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.notified() }
+        }
+    }
+
+    deinit {
+        if let subscription { RouteChangeFeed.shared.unsubscribe(subscription) }
     }
 
     /// On `queue`: starts reading notifications and evaluates the first path (returned; not
     /// passed to `onChange`).
     @discardableResult
     func start() -> NetworkPath {
-        channel?.onReadable = { [weak self] in self?.drain() }
-        channel?.armRead(true)
+        active = subscription != nil
         let first = evaluate()
         path = first
         return first
@@ -66,10 +69,11 @@ final class PathWatcher: @unchecked Sendable {
 
     /// On `queue`: stops; no `onChange` after this. Idempotent.
     func cancel() {
+        active = false
         evaluation?.cancel()
         evaluation = nil
-        channel?.close()
-        channel = nil
+        if let subscription { RouteChangeFeed.shared.unsubscribe(subscription) }
+        subscription = nil
     }
 
     /// On `queue`: evaluates now into `path` without calling `onChange` (the owner changed the
@@ -80,32 +84,9 @@ final class PathWatcher: @unchecked Sendable {
         path = evaluate()
     }
 
-    private func drain() {
-        guard let channel else { return }
-        let socket = NetlinkSocket(handle: channel.socket)
-        var changed = false
-        for _ in 0 ..< Self.datagramsPerWakeup {
-            let received: (bytes: ArraySlice<UInt8>, tooLong: NetlinkParseError?)?
-            do throws(SystemError) {
-                received = try socket.receive(into: buffer)
-            } catch {
-                // ENOBUFS: the kernel dropped notifications for us; a fresh evaluation covers them.
-                changed = true
-                if error.errno == ENOBUFS { continue }
-                break
-            }
-            guard let (bytes, tooLong) = received else { break }
-            if let tooLong { note(tooLong); changed = true; continue }  // lost notifications: re-evaluate
-            let decoded = NetlinkRecord.decodeAll(bytes)
-            decoded.skipped.forEach(note)
-            changed = changed || !decoded.records.isEmpty
-        }
-        if changed { scheduleEvaluation() }
-    }
-
-    private func note(_ reason: NetlinkParseError) {
-        skippedMessages += 1
-        lastSkipReason = reason
+    /// The feed saw a change: evaluate once the burst is over.
+    private func notified() {
+        if active { scheduleEvaluation() }
     }
 
     private func scheduleEvaluation() {
@@ -120,7 +101,7 @@ final class PathWatcher: @unchecked Sendable {
     }
 
     private func publish(_ next: NetworkPath) {
-        guard channel != nil, next != path else { return }
+        guard active, next != path else { return }
         path = next
         onChange(next)
     }
@@ -131,8 +112,7 @@ final class PathWatcher: @unchecked Sendable {
         switch scope {
         case .system(let remote):
             do {
-                let (snapshot, skipped) = try RoutingSnapshot.dump()
-                skipped.forEach(note)
+                let (snapshot, _) = try RoutingSnapshot.dump()
                 return snapshot.path(remote: remote.map { RouteLookup.route(to: $0) ?? .reachable(interfaceIndex: nil) })
             } catch {
                 return NetworkPath(status: .unsatisfied, availableInterfaces: [], supportsIPv4: false, supportsIPv6: false,
