@@ -129,14 +129,16 @@ struct ImportedConfigurationTests {
         #expect(MemoryLayout<pb_bytes_array_t>.offset(of: \pb_bytes_array_t.bytes) == 4)
     }
 
-    @Test("stream structs have the buffer-only layout with errmsg, the depth counter of patch 0100 and the budget of patch 0200")
+    @Test("stream structs have the buffer-only layout with errmsg, the depth counter of patch 0100, the budget of patch 0200 and the size cache of patch 0300")
     func streamLayout() {
         let word = MemoryLayout<UnsafeRawPointer>.size
         #expect(MemoryLayout<pb_istream_t>.size == 6 * word)
         #expect(MemoryLayout<pb_istream_t>.offset(of: \pb_istream_t.depth) == 4 * word)
         #expect(MemoryLayout<pb_istream_t>.offset(of: \pb_istream_t.budget) == 5 * word)
         #expect(MemoryLayout<pb_budget_t>.size == 3 * word)
-        #expect(MemoryLayout<pb_ostream_t>.size == 5 * word)
+        #expect(MemoryLayout<pb_ostream_t>.size == 6 * word)
+        #expect(MemoryLayout<pb_ostream_t>.offset(of: \pb_ostream_t.size_cache) == 5 * word)
+        #expect(MemoryLayout<pb_size_cache_t>.size == 5 * word)
         #expect(MemoryLayout<pb_istream_t>.offset(of: \pb_istream_t.errmsg) == 3 * word)
     }
 

@@ -24,4 +24,7 @@ _Static_assert(sizeof(pb_istream_t) == 6 * sizeof(void *), "pb_istream_t size");
 _Static_assert(sizeof(pb_budget_t) == 3 * sizeof(void *), "pb_budget_t layout");
 _Static_assert(offsetof(pb_ostream_t, bytes_written) == 3 * sizeof(void *), "pb_ostream_t layout");
 _Static_assert(offsetof(pb_ostream_t, errmsg) == 4 * sizeof(void *), "pb_ostream_t.errmsg offset");
-_Static_assert(sizeof(pb_ostream_t) == 5 * sizeof(void *), "pb_ostream_t size");
+/* patches/nanopb/0300-encode-size-cache.patch appends the size cache pointer after errmsg. */
+_Static_assert(offsetof(pb_ostream_t, size_cache) == 5 * sizeof(void *), "pb_ostream_t.size_cache offset (patch 0300 applied?)");
+_Static_assert(sizeof(pb_ostream_t) == 6 * sizeof(void *), "pb_ostream_t size");
+_Static_assert(sizeof(pb_size_cache_t) == 5 * sizeof(void *), "pb_size_cache_t layout");

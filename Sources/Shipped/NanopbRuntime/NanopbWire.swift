@@ -92,33 +92,11 @@ public struct NanopbDecodeOptions: Sendable, Hashable {
 
 /// The runtime's only calls into nanopb's encoder and decoder.
 enum NanopbWire {
+    /// Encodes with one sizing walk, which also records every submessage's size, and one writing
+    /// walk that reads them instead of sizing each submessage again (NanopbSizeCache.swift).
     static func encode<S: NanopbStorage>(_ message: UnsafeMutablePointer<S>) -> Result<[UInt8], NanopbError> {
-        var descriptor = S._descriptor
-        // Pass 1: a sizing stream (no buffer) counts the bytes.
-        var sizing = pb_ostream_t()
-        sizing.max_size = Int.max
-        // SAFETY: `message` points to a live struct of the descriptor's type (the caller's box or
-        // view guarantees it); nanopb only reads it.
-        guard wp_pb_encode(&sizing, &descriptor, message) else {
-            return .failure(.encodeFailed(reason: reason(sizing.errmsg)))
-        }
-        let size = sizing.bytes_written
-        if size == 0 { return .success([]) }
-        // Pass 2: write into a buffer of exactly that size.
-        var failure: NanopbError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            // SAFETY: the stream writes at most `size` bytes (its max_size) into `buffer`, which
-            // has capacity `size`; nanopb fails rather than write past max_size.
-            var stream = wp_pb_ostream_from_buffer(buffer.baseAddress, size)
-            if wp_pb_encode(&stream, &descriptor, message), stream.bytes_written == size {
-                initialized = size
-            } else {
-                failure = .encodeFailed(reason: stream.errmsg == nil ? .other("size changed between passes") : reason(stream.errmsg))
-                initialized = 0
-            }
-        }
-        if let failure { return .failure(failure) }
-        return .success(bytes)
+        var walks = NanopbEncodeWalks()
+        return encode(message, walks: &walks)
     }
 
     /// Decodes into a zeroed struct, charging at most `budget` allocated bytes (nil: no limit).
@@ -158,7 +136,7 @@ enum NanopbWire {
     /// The deepest submessage nesting the decoder accepts (PB_MAX_NESTING_DEPTH, patch 0100).
     static let maxNestingDepth = Int(PB_MAX_NESTING_DEPTH)
 
-    private static func reason(_ message: UnsafePointer<CChar>?) -> NanopbError.Reason {
+    static func reason(_ message: UnsafePointer<CChar>?) -> NanopbError.Reason {
         // SAFETY: nanopb's error messages are string literals in the runtime (static storage).
         guard let message else { return .other("(no message)") }
         let text = String(cString: message)
