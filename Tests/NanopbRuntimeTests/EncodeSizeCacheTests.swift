@@ -8,11 +8,16 @@ import NanopbTestSupport
 @_spi(NanopbFacade) @testable import NanopbRuntime
 import BundledProto
 
-/// A chat packet whose message quotes one that quotes one that quotes one: four submessages
-/// nested four deep (chat, quoted, quoted, quoted), each with a one-letter text.
+/// A chat packet whose message quotes one that quotes one that quotes one (nested four deep),
+/// each with a one-letter text; the outer chat message also has a `sent_at` timestamp and the
+/// packet one byte of padding. Five submessages, in pre-order: chat (22 bytes), sent_at (2),
+/// quoted (13), quoted (8), quoted (3). Chat and sent_at are followed by other fields, so a
+/// length that claims one byte too many is not caught by running out of room in the parent.
 private func packetQuotingFourDeep() -> Rtm_DataPacket {
     .with {
+        $0.padding = [0xAA]
         $0.value = .chat(.with {
+            $0.sentAt = .with { $0.seconds = 1 }
             $0.text = "a"
             $0.quoted = .with {
                 $0.text = "b"
@@ -56,9 +61,9 @@ private func encodeInTwoWalks(
             let packet = packetQuotingFourDeep()
             var walks = NanopbEncodeWalks()
             let bytes = try? NanopbWire.encode(packet._pointer, walks: &walks).get()
-            #expect(walks == NanopbEncodeWalks(submessages: 4, submessageSizings: 4, sizingPasses: 1))
+            #expect(walks == NanopbEncodeWalks(submessages: 5, submessageSizings: 5, sizingPasses: 1))
             #expect(bytes != nil && bytes == uncachedNanopbBytes(packet._pointer))
-            #expect(bytes?.count == 20)
+            #expect(bytes?.count == 31)
         }
     }
 
@@ -71,10 +76,10 @@ private func encodeInTwoWalks(
             let total = sizes.withUnsafeMutableBufferPointer {
                 NanopbWire.sizeWalk(packet._pointer, sizes: $0, cache: &cache, walks: &walks)
             }
-            // chat = tag, length and 18 bytes; each quoted holds 3 bytes of text, 2 of key and length, the rest.
-            #expect((try? total.get()) == 20)
-            #expect(cache.recorded == 4)
-            #expect(sizes == [18, 13, 8, 3, -1, -1, -1, -1])
+            // Each quoted level: 3 bytes of text, 2 of key and length, the level inside it.
+            #expect((try? total.get()) == 31)
+            #expect(cache.recorded == 5)
+            #expect(sizes == [22, 2, 13, 8, 3, -1, -1, -1])
         }
     }
 
@@ -83,7 +88,7 @@ private func encodeInTwoWalks(
             let packet = packetQuotingFourDeep()
             var walks = NanopbEncodeWalks()
             let bytes = try? NanopbWire.encode(packet._pointer, stackEntries: 2, walks: &walks).get()
-            #expect(walks == NanopbEncodeWalks(submessages: 4, submessageSizings: 8, sizingPasses: 2))
+            #expect(walks == NanopbEncodeWalks(submessages: 5, submessageSizings: 10, sizingPasses: 2))
             #expect(bytes != nil && bytes == uncachedNanopbBytes(packet._pointer))
         }
     }
@@ -93,17 +98,17 @@ private func encodeInTwoWalks(
             let packet = packetQuotingFourDeep()
             var walks = NanopbEncodeWalks()
             let bytes = try? encodeInTwoWalks(packet, entries: 2, walks: &walks)?.get()
-            // Numbers 2 and 3 have no entry: the writing walk sizes those two itself.
-            #expect(walks.submessageSizings == 4 + 2)
+            // Numbers 2, 3 and 4 have no entry: the writing walk sizes those three itself.
+            #expect(walks.submessageSizings == 5 + 3)
             #expect(bytes != nil && bytes == uncachedNanopbBytes(packet._pointer))
         }
     }
 
-    @Test(arguments: [0, 1, 2, 3], [-1, 1])
+    @Test(arguments: [0, 1, 2, 3, 4], [-1, 1])
     func aCachedSizeOffByOneFailsTheEncodeWithNoBytes(entry: Int, delta: Int) {
         expectBalancedAllocations {
             var walks = NanopbEncodeWalks()
-            let written = encodeInTwoWalks(packetQuotingFourDeep(), entries: 4, walks: &walks) { _, sizes in sizes[entry] += delta }
+            let written = encodeInTwoWalks(packetQuotingFourDeep(), entries: 5, walks: &walks) { _, sizes in sizes[entry] += delta }
             guard case .failure(.encodeFailed(let reason))? = written else {
                 Issue.record("entry \(entry) off by \(delta): \(String(describing: written))")
                 return
@@ -115,7 +120,7 @@ private func encodeInTwoWalks(
     @Test func aWritingWalkThatReadsFewerSizesThanWereRecordedFails() {
         expectBalancedAllocations {
             var walks = NanopbEncodeWalks()
-            let written = encodeInTwoWalks(packetQuotingFourDeep(), entries: 4, walks: &walks) { cache, _ in cache.recorded += 1 }
+            let written = encodeInTwoWalks(packetQuotingFourDeep(), entries: 5, walks: &walks) { cache, _ in cache.recorded += 1 }
             #expect(written == .failure(.encodeFailed(reason: .other("size changed between passes"))))
         }
     }
