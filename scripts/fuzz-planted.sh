@@ -6,13 +6,8 @@
 #
 #   scripts/fuzz-planted.sh [--runs 3] [--limit 60] [--targets "decode differential"] [BUG...]
 #
-# Bugs (pb_decode.c of the staged nanopb runtime, Sources/Shipped/CNanopb/runtime/):
-#   no-length-bound     pb_make_string_substream lets a length reach past the parent stream
-#   varint-off-by-one   pb_decode_varint reads an 11th byte (the bound check starts one byte late)
-#   submsg-leak         a repeated singular submessage is not released before its replacement
-#   invalid-free        a new repeated element is not initialised, so a failed decode frees garbage
-#   no-nul-terminator   a decoded string is not NUL-terminated
-#   read-off-by-one     pb_read's end-of-stream check lets a read run one byte past the stream
+# Bugs, in pb_decode.c of the staged nanopb runtime (scripts/mutation/plants.txt says what each breaks):
+#   no-length-bound varint-off-by-one read-off-by-one submsg-leak invalid-free no-nul-terminator
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -29,29 +24,11 @@ done
 [ ${#bugs[@]} -gt 0 ] || bugs=(no-length-bound varint-off-by-one read-off-by-one submsg-leak invalid-free no-nul-terminator)
 source "$root/scripts/fuzz-env.sh"
 
-tree=$root/.scratch/planted/tree
-decode_c=$tree/Sources/Shipped/CNanopb/runtime/pb_decode.c
-mkdir -p "$tree"
-# The tree without build products (a second run keeps the scratch copy's Fuzz/.build: incremental).
-tar -C "$root" --exclude=./.build --exclude=./.scratch --exclude=./Fuzz/.build --exclude=./.git --exclude=./.deps -cf - . | tar -C "$tree" -xf -
-cp "$decode_c" "$tree/pb_decode.c.pristine"
-
-# One planted bug: a perl substitution on pb_decode.c that must match exactly once.
-plant() {
-  local expr
-  case "$1" in
-    no-length-bound) expr='s/    if \(substream->bytes_left < size\)\n        PB_RETURN_ERROR\(stream, "parent stream too short"\);\n//' ;;
-    varint-off-by-one) expr='s/if \(bitpos >= 63 && \(byte & 0xFE\) != 0\)/if (bitpos >= 70 \&\& (byte \& 0xFE) != 0)/' ;;
-    submsg-leak) expr='s/                pb_release_single_field\(field\);\n//' ;;
-    invalid-free) expr='s/(\(\*size\)\+\+;\n)                initialize_pointer_field\(field->pData, field\);\n/$1/' ;;
-    no-nul-terminator) expr='s/    dest\[size\] = 0;\n//' ;;
-    read-off-by-one) expr='s/(bool checkreturn pb_read\(.*?)if \(stream->bytes_left < count\)/$1if (stream->bytes_left + 1 < count)/s' ;;
-    *) echo "fuzz-planted: unknown bug $1" >&2; exit 2 ;;
-  esac
-  cp "$tree/pb_decode.c.pristine" "$decode_c"
-  perl -0pi -e "$expr" "$decode_c"
-  if cmp -s "$tree/pb_decode.c.pristine" "$decode_c"; then echo "fuzz-planted: $1 did not apply" >&2; exit 1; fi
-}
+tree=$root/.scratch/planted/tree runs_dir=$root/.scratch/planted/runs
+# The planting tool; the copy keeps its git-ignored files (Fuzz/.build: incremental builds).
+tool() { python3 "$root/scripts/mutation.py" "$@"; }
+tool tree "$tree" --also Fuzz/Sources/SwiftProtobufSchema
+(cd "$tree" && bash scripts/setup.sh >/dev/null)
 
 bin_dir() { (cd "$tree/Fuzz" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 build() {
@@ -60,7 +37,8 @@ build() {
 
 rows=()
 for bug in "${bugs[@]}"; do
-  plant "$bug"
+  tool unplant --tree "$tree"
+  tool plant "$bug" --tree "$tree"
   echo "fuzz-planted: $bug: building $targets"
   build
   bin=$(bin_dir)
@@ -69,7 +47,7 @@ for bug in "${bugs[@]}"; do
   for target in $targets; do
     times=() found=0 what=""
     for seed in $(seq 1 "$runs"); do
-      work=$tree/.planted/$bug/$target/$seed
+      work=$runs_dir/$bug/$target/$seed
       rm -rf "$work"; mkdir -p "$work/corpus"
       start=$(date +%s.%N)
       taskset -c 0 "$bin/$target" -seed="$seed" -max_total_time="$limit" -dict="$tree/Corpus/wireproof.dict" \
@@ -87,7 +65,7 @@ for bug in "${bugs[@]}"; do
     rows+=("$(printf '%-18s %-13s %5s %-10s %s' "$bug" "$target" "$found/$runs" "${median}s" "${what:-none}")")
   done
 done
-cp "$tree/pb_decode.c.pristine" "$decode_c"
+tool unplant --tree "$tree"
 echo
 printf '%-18s %-13s %5s %-10s %s\n' "bug" "target" "found" "median" "report (last run)"
 printf '%s\n' "${rows[@]}"

@@ -22,6 +22,9 @@ scripts/mutation/equivalent.txt (with the reason) are reported but not scored.
 
   scripts/mutation.py [--seed N] [--sample N] [--layer NAME]... [--min-score P] [--list]
 
+The planted bugs of plant-bugs.sh and fuzz-planted.sh (scripts/mutation/plants.txt) use the same
+scratch copy: `tree DIR`, `plant NAME... --tree DIR` (exactly once), `unplant --tree DIR`, `plant --check`.
+
 Deterministic: the same seed and tree give the same mutants in the same order. Progress goes to
 stderr; the report (per layer, per file, survivors as diffs) to .scratch/mutation/report.md and
 report.json.
@@ -30,12 +33,11 @@ report.json.
 import argparse
 import dataclasses
 import difflib
-import fnmatch
 import glob
 import hashlib
 import json
 import os
-import random
+import pathlib
 import re
 import shutil
 import subprocess
@@ -46,6 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "scripts", "mutation")
 SCRATCH = os.path.join(ROOT, ".scratch", "mutation")
 TREE = os.path.join(SCRATCH, "tree")
+PLANTED = os.path.join(".git", "planted.json")  # in a scratch copy: what is planted (see planted())
 
 
 @dataclasses.dataclass
@@ -343,49 +346,44 @@ def kill_session(sid):
             return
 
 
-def prepare_tree(private_deps=False):
-    """The scratch copy: the working tree's tracked and untracked (not ignored) files, .deps linked,
-    a git repository of its own so each mutant is undone by `git checkout` + `git clean`. With
-    `private_deps` (a chosen mutant is in code that writes .deps: setup.sh), the third-party
-    sources setup.sh unpacks are copied instead, so a mutant cannot delete or rewrite the working
-    tree's own (another build may be using them); the rest of .deps stays linked."""
+def prepare_tree(tree, private_deps=False, also=()):
+    """The scratch copy in `tree`: the working tree's tracked and untracked (not ignored) files and
+    the ignored folders `also`, in a git repository of its own (a mutant is undone by `git checkout`
+    + `git clean`). A refresh undoes a plant left behind, deletes what the working tree no longer has
+    and keeps ignored files (build folders, setup.sh's staged runtime), so builds stay incremental.
+    .deps is linked; with `private_deps` (setup.sh mutants, the nanopb plant) what setup.sh unpacks
+    is copied, so nothing done there reaches the working tree's own."""
     files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT,
-                           check=True, capture_output=True).stdout.split(b"\0")
-    os.makedirs(TREE, exist_ok=True)
-    keep = {".build", ".deps", ".git", ".scratch"}
-    for entry in os.listdir(TREE):  # the copy is refreshed; the build folder is kept
-        if entry not in keep:
-            p = os.path.join(TREE, entry)
-            shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.remove(p)
-    for rel in filter(None, (f.decode() for f in files)):
-        src, dst = os.path.join(ROOT, rel), os.path.join(TREE, rel)
-        if not os.path.isfile(src):
-            continue  # deleted in the working tree
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst)
-    deps, shared = os.path.join(TREE, ".deps"), os.path.join(ROOT, ".deps")
-    if private_deps:
-        if os.path.islink(deps):
-            os.remove(deps)
-        os.makedirs(deps, exist_ok=True)
-        for entry in os.listdir(shared):
-            src, dst = os.path.join(shared, entry), os.path.join(deps, entry)
-            if entry in ("nanopb", "protobuf"):  # what setup.sh unpacks and writes into
-                if os.path.islink(dst):
-                    os.remove(dst)
-                if not os.path.isdir(dst):
-                    shutil.copytree(src, dst, symlinks=True)
-            elif not os.path.lexists(dst):
-                os.symlink(src, dst)
-    else:
-        if os.path.isdir(deps) and not os.path.islink(deps):
-            shutil.rmtree(deps)  # a private copy from an earlier run
-        if not os.path.lexists(deps):
-            os.symlink(shared, deps)
+                           check=True, capture_output=True).stdout.decode().split("\0")
+    files = {f for f in files if os.path.isfile(os.path.join(ROOT, f))}  # not deleted in the working tree
+    os.makedirs(tree, exist_ok=True)
+    if os.path.isdir(os.path.join(tree, ".git")):
+        if os.path.isfile(os.path.join(tree, PLANTED)):
+            unplant(tree)
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=tree, capture_output=True).stdout.decode()
+        for rel in set(listed.split("\0")) - files - {""}:
+            pathlib.Path(tree, rel).unlink(missing_ok=True)
+    for rel in files:
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        shutil.copy2(os.path.join(ROOT, rel), os.path.join(tree, rel))
+    for rel in also:
+        shutil.rmtree(os.path.join(tree, rel), ignore_errors=True)
+        shutil.copytree(os.path.join(ROOT, rel), os.path.join(tree, rel), dirs_exist_ok=True)
+    deps, shared = os.path.join(tree, ".deps"), os.path.join(ROOT, ".deps")
+    if os.path.lexists(deps) and os.path.islink(deps) == private_deps:  # the other kind, from an earlier run
+        os.remove(deps) if private_deps else shutil.rmtree(deps)
+    if not private_deps and not os.path.lexists(deps):
+        os.symlink(shared, deps)
+    for entry in os.listdir(shared) if private_deps else []:
+        src, dst = os.path.join(shared, entry), os.path.join(deps, entry)
+        if not os.path.lexists(dst):  # copies of what setup.sh unpacks (and writes into), links to the rest
+            os.makedirs(deps, exist_ok=True)
+            shutil.copytree(src, dst, symlinks=True) if entry in ("nanopb", "protobuf") else os.symlink(src, dst)
     git = ["git", "-c", "user.name=mutation", "-c", "user.email=mutation@localhost"]
-    shutil.rmtree(os.path.join(TREE, ".git"), ignore_errors=True)
+    shutil.rmtree(os.path.join(tree, ".git"), ignore_errors=True)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "baseline"]):
-        subprocess.run(git + args, cwd=TREE, check=True, capture_output=True)
+        subprocess.run(git + args, cwd=tree, check=True, capture_output=True)
+    planted(tree, [])
 
 
 def restore():
@@ -393,18 +391,14 @@ def restore():
     subprocess.run(["git", "clean", "-fdq"], cwd=TREE, check=True)
 
 
-def regenerate_cmd():
-    return "make proto >/dev/null"
-
-
-def in_transparent_function(m):
-    """Whether the mutated line is inside a Swift function marked `@_transparent`: its body is
-    inlined into callers even in debug builds, and SwiftPM's incremental build does not recompile
-    those callers when only the body changes (the build would judge stale code)."""
-    if not m.path.endswith(".swift"):
+def in_transparent_function(tree, path, line):
+    """Whether line `line` (1-based) of `path` is inside a Swift function marked `@_transparent`:
+    its body is inlined into callers even in debug builds, and SwiftPM's incremental build does not
+    recompile those callers when only the body changes (the build would judge stale code)."""
+    if not path.endswith(".swift"):
         return False
-    with open(os.path.join(TREE, m.path)) as f:
-        lines = f.readlines()[:m.line]
+    with open(os.path.join(tree, path)) as f:
+        lines = f.readlines()[:line]
     for index in range(len(lines) - 1, -1, -1):
         if " func " in lines[index] or lines[index].lstrip().startswith("func "):
             before = "".join(lines[max(0, index - 3):index])
@@ -412,12 +406,105 @@ def in_transparent_function(m):
     return False
 
 
-def touch_swift_callers():
+def touch_swift_callers(tree):
     """Marks every Swift file outside the runtime changed, so the build recompiles the callers."""
     for folder in ("Sources", "Tests"):
-        for path in glob.glob(os.path.join(TREE, folder, "**", "*.swift"), recursive=True):
+        for path in glob.glob(os.path.join(tree, folder, "**", "*.swift"), recursive=True):
             if "/NanopbRuntime/" not in path:
                 os.utime(path)
+
+
+def refuse(message, status=1):
+    """Ends a planting command with a one-line error (status 2: no such plant)."""
+    print(f"plant: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def read_plants():
+    """name -> [file, old text, new text] from plants.txt (its header gives the format)."""
+    plants = {}
+    with open(os.path.join(RULES, "plants.txt")) as f:
+        for raw in f:
+            if raw.startswith("plant "):
+                name, path = raw.split()[1:3]
+                plants[name] = [path, "", ""]
+            elif raw[:1] in ("-", "+"):
+                plants[name][1 if raw[0] == "-" else 2] += raw[1:]
+    return plants
+
+
+def planted(tree, record=None):
+    """Reads, or writes when given, the record of the plants in `tree`: each planted file's path,
+    original text, and whether the callers were touched. Only prepare_tree creates the record, so
+    nothing but its scratch copies is ever planted."""
+    if record is not None:
+        with open(os.path.join(tree, PLANTED), "w") as f:
+            return json.dump(record, f)
+    if not os.path.isfile(os.path.join(tree, PLANTED)):
+        refuse(f"{tree} is not a scratch copy made by `mutation.py tree`")
+    with open(os.path.join(tree, PLANTED)) as f:
+        return json.load(f)
+
+
+def plant(tree, name, touch=True):
+    """Applies plant `name` in `tree`: its old lines must be in the file exactly once, and the file
+    inside `tree` (not behind a link out of it, such as a linked .deps). The original is recorded
+    for unplant; a plant in a `@_transparent` Swift function marks the callers changed."""
+    plants = read_plants()
+    if name not in plants:
+        refuse(f"unknown plant '{name}' (known: {' '.join(plants)})", 2)
+    path, old, new = plants[name]
+    target, record = os.path.join(tree, path), planted(tree)
+    if not os.path.isfile(target) or not os.path.realpath(target).startswith(os.path.realpath(tree) + os.sep):
+        refuse(f"{name}: {path} is no file inside {tree} (a plant in .deps needs `tree --private-deps`)")
+    with open(target, newline="") as f:
+        text = f.read()
+    found = ("\n" + text).count("\n" + old)
+    if found != 1:
+        refuse(f"{name}: its lines are in {path} {found} times, not once (the code changed?)")
+    at = ("\n" + text).index("\n" + old)
+    touch = touch and in_transparent_function(tree, path, text.count("\n", 0, at) + 1)
+    planted(tree, record + [{"path": path, "text": text, "touch": touch}])
+    with open(target, "w", newline="") as f:
+        f.write(text[:at] + new + text[at + len(old):])
+    if touch:
+        touch_swift_callers(tree)
+
+
+def unplant(tree):
+    """Writes back every file a plant changed in `tree` (newly dated, so the next build sees it)."""
+    record = planted(tree)
+    for entry in reversed(record):
+        with open(os.path.join(tree, entry["path"]), "w", newline="") as f:
+            f.write(entry["text"])
+    if any(entry["touch"] for entry in record):
+        touch_swift_callers(tree)
+    planted(tree, [])
+
+
+def check_plant(tree, name):
+    """Applies plant `name` in `tree` and undoes it: the file must change, then come back byte for byte."""
+    path = pathlib.Path(tree, read_plants().get(name, ["?"])[0])
+    before = path.read_bytes() if path.is_file() else b""
+    plant(tree, name, touch=False)  # refuses an unknown plant, or lines not found exactly once
+    after = path.read_bytes()
+    unplant(tree)
+    if after == before or path.read_bytes() != before:
+        refuse(f"{name}: {path} did not change, or did not come back as it was")
+    print(f"plant: {name} applies once to {os.path.relpath(path, tree)} and unplants cleanly")
+
+
+def planting(args):
+    """The commands `tree`, `unplant`, `plant` and `plant --check` (every plant without names)."""
+    if args.command == "tree":
+        prepare_tree(os.path.abspath(args.dir), args.private_deps, args.also)
+    elif args.command == "unplant":
+        unplant(args.tree)
+    for name in (args.names or read_plants()) if args.command == "plant" and args.check else []:
+        check_plant(args.tree, name)
+    for name in args.names if args.command == "plant" and not args.check else []:
+        plant(args.tree, name)
+    return 0
 
 
 class NeedsFullBaseline(Exception):
@@ -433,8 +520,8 @@ def judge(m, timeouts, logfile):
     lines[m.line - 1] = m.mutated
     with open(target, "w") as f:
         f.writelines(lines)
-    if in_transparent_function(m):
-        touch_swift_callers()
+    if in_transparent_function(TREE, m.path, m.line):
+        touch_swift_callers(TREE)
     try:
         for cmd in m.layer.prepare:
             r = run(cmd, timeouts["build"], logfile=logfile)
@@ -445,7 +532,7 @@ def judge(m, timeouts, logfile):
                 r = run("swift build --product protogen", timeouts["build"], logfile=logfile)
                 if r != "ok":
                     return ("no-compile", "protogen does not build") if r == "failed" else ("timeout", "build")
-            r = run(regenerate_cmd(), timeouts["build"], logfile=logfile)
+            r = run("make proto >/dev/null", timeouts["build"], logfile=logfile)
             if r != "ok":
                 return ("killed", "make proto failed") if r == "failed" else ("timeout", "make proto")
         r = run("swift build --build-tests", timeouts["build"], logfile=logfile, retry_timeout=True)
@@ -477,6 +564,8 @@ def judge(m, timeouts, logfile):
         return ("survived", "")
     finally:
         restore()
+        if in_transparent_function(TREE, m.path, m.line):  # callers inlined the mutant: recompile them
+            touch_swift_callers(TREE)
         # What a prepare step wrote outside the tracked files (setup.sh's git-ignored nanopb copy
         # in Sources/Shipped/CNanopb) is not undone by restore(): the unmutated step rewrites it.
         for cmd in m.layer.prepare:
@@ -544,7 +633,19 @@ def main():
                     help="judge nothing: report the verdicts --resume finds (unjudged mutants are listed)")
     ap.add_argument("--timeout-scale", type=float, default=3.0,
                     help="a step may take this many times its baseline duration")
+    sub = ap.add_subparsers(dest="command", help="planting (scripts/mutation/plants.txt) in a scratch copy")
+    tree = sub.add_parser("tree", help="copy or refresh the working tree into DIR (ignored files are kept)")
+    tree.add_argument("dir")
+    tree.add_argument("--private-deps", action="store_true", help="copy .deps/nanopb and .deps/protobuf, not link")
+    tree.add_argument("--also", action="append", default=[], metavar="FOLDER", help="a git-ignored folder to copy too")
+    planter = sub.add_parser("plant", help="apply the named plants (--check: apply and undo each)")
+    planter.add_argument("names", nargs="*")
+    planter.add_argument("--check", action="store_true")
+    for p in (planter, sub.add_parser("unplant", help="put back every file a plant changed")):
+        p.add_argument("--tree", required=True, help="a scratch copy made by `tree`")
     args = ap.parse_args()
+    if args.command:
+        return planting(args)
     SCRATCH = os.path.abspath(args.scratch)
     TREE = os.path.join(SCRATCH, "tree")
     shard, _, shards = args.shard.partition("/")
@@ -594,7 +695,7 @@ def main():
         open(results_path, "w").close()
     tree_state = describe_tree()
     log("preparing the scratch copy and its baseline build (incremental after the first run)")
-    prepare_tree(private_deps=any(m.layer.private_deps for m in chosen))
+    prepare_tree(TREE, private_deps=any(m.layer.private_deps for m in chosen))
     clock = time.time()
     if run("bash scripts/setup.sh >/dev/null && swift build --build-tests", 3600, logfile=logfile) != "ok":
         log(f"the unmutated tree does not build; see {logfile}")

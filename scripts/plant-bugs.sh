@@ -7,19 +7,10 @@
 #   bash scripts/plant-bugs.sh            every plant on every leg that should catch it
 #   bash scripts/plant-bugs.sh leak race  only these plants
 #
-# Plants (what is broken -> which legs must report it, and the report they must print):
-#   leak       NanopbBox.deinit skips wp_pb_release: every tree leaks
-#              -> asan (LeakSanitizer), valgrind (definitely lost), accounting (plain swift test)
-#   oob-typed  NanopbField.scalar reads the element after the field through a typed pointer
-#              -> asan (heap-buffer-overflow), valgrind (Invalid read)
-#   oob-raw    NanopbField.bytes copies one byte past the data, through the raw pointer it computes
-#              -> asan (heap-buffer-overflow in memcpy), valgrind (Invalid read)
-#   race       NanopbMsg.modifying writes in place without the uniqueness check
-#              -> tsan (data race)
-#   nanopb     nanopb's pb_dec_string allocates no room for the NUL it writes (patched in the
-#              scratch copy's .deps/, which `make setup` copies into the runtime)
-#              -> asan (heap-buffer-overflow in pb_dec_string), valgrind (Invalid write)
-#
+# Plants (scripts/mutation/plants.txt says what each breaks and holds the edit) -> the legs that must
+# report it: leak -> asan (LeakSanitizer), valgrind (definitely lost), accounting (plain swift test);
+# oob-typed, oob-raw -> asan (heap-buffer-overflow), valgrind (Invalid read); race -> tsan (data race);
+# nanopb (in the copy's .deps/, staged by setup.sh) -> asan (heap-buffer-overflow), valgrind (Invalid write).
 # Legs run as CI runs them (scripts/sanitize.sh, scripts/valgrind.sh), narrowed by a test filter to
 # the suites that reach the planted code so a run takes minutes, not the whole matrix:
 #   asan: --filter NanopbRuntimeTests; tsan: --no-parallel --filter ConcurrencyStressTests;
@@ -34,56 +25,12 @@ logs="$scratch/logs"
 mkdir -p "$logs"
 
 echo "plant: copying the working tree to $tree (its own .build folders are kept between runs)"
-mkdir -p "$tree"
-copy_tree() {  # SUBDIR: copy the repository's working tree (or one folder of it) over the scratch tree
-  tar -C "$root" --exclude=./.build --exclude=./.scratch --exclude=./.git -cf - "./$1" | tar -C "$tree" -xf -
-}
-copy_tree .
+# The planting tool; the copy gets its own .deps/nanopb (the nanopb plant edits it).
+tool() { python3 "$root/scripts/mutation.py" "$@"; }
+tool tree "$tree" --private-deps || exit 1
 cd "$tree"
-bash scripts/setup.sh >/dev/null
-
-# edit FILE OLD NEW: replace exactly one occurrence (the plant fails if the code moved), and remember
-# the file so unplant restores it. The facades are touched too: the incremental build does not
-# recompile a client when only an inlined (@_transparent) body of the runtime changed, and a plant in
-# one would otherwise never reach the facades that inline it.
-planted_files=()
-edit() {
-  planted_files+=("$1")
-  touch Sources/Generated/BundledProto/*.swift
-  python3 - "$@" <<'EOF'
-import sys
-path, old, new = sys.argv[1:4]
-text = open(path).read()
-if text.count(old) != 1:
-    sys.exit(f"plant: anchor not found exactly once in {path}: {old!r}")
-open(path, "w").write(text.replace(old, new))
-EOF
-}
-
-plant() {  # NAME: apply the plant to the scratch tree
-  case "$1" in
-    leak) edit Sources/Shipped/NanopbRuntime/NanopbBox.swift \
-            '        wp_pb_release(&descriptor, raw)' '        _ = descriptor  // PLANTED: the tree is never released' ;;
-    oob-typed) edit Sources/Shipped/NanopbRuntime/NanopbField.swift \
-            '        return field.pointee' '        return (field + 1).pointee  // PLANTED: one element past the field' ;;
-    oob-raw) edit Sources/Shipped/NanopbRuntime/NanopbField.swift \
-            'as: UInt8.self, count: Int(field.pointee.size))' 'as: UInt8.self, count: Int(field.pointee.size) + 1)  // PLANTED' ;;
-    race) edit Sources/Shipped/NanopbRuntime/NanopbMsg.swift \
-            'let inPlace = isOwning && isKnownUniquelyReferenced(&_owner)' 'let inPlace = isOwning  // PLANTED: no uniqueness check' ;;
-    nanopb) edit .deps/nanopb/pb_decode.c \
-            '    alloc_size = (size_t)(size + 1);' '    alloc_size = (size_t)(size > 0 ? size : 1); /* PLANTED: no room for the NUL */'
-            bash scripts/setup.sh >/dev/null ;;
-    *) echo "plant: unknown plant $1" >&2; return 1 ;;
-  esac
-}
-
-unplant() {  # restore the planted files from the repository's working tree (with a fresh mtime)
-  local f
-  for f in "${planted_files[@]}"; do cp "$root/$f" "$tree/$f"; done
-  [ ${#planted_files[@]} -eq 0 ] || touch Sources/Generated/BundledProto/*.swift
-  planted_files=()
-  bash scripts/setup.sh >/dev/null
-}
+plant() { tool plant "$1" --tree "$tree" && bash scripts/setup.sh >/dev/null; }
+unplant() { tool unplant --tree "$tree" && bash scripts/setup.sh >/dev/null; }
 
 legs_for() {
   case "$1" in
