@@ -29,6 +29,18 @@ struct NetlinkParserTests {
 
     static var doneMessage: [UInt8] { NetlinkMessage.request(type: Int32(cwire_nlmsg_done), flags: 0, sequence: 1, body: [0, 0, 0, 0]) }
 
+    @Test func theFeedCountsMalformedNotificationsAndTakesOnlyRecordsOrLossAsAChange() {
+        let feed = RouteChangeFeed()
+        var bad = Self.routeMessage()
+        bad[NetlinkMessage.headerSize + Int(cwire_sizeof_rtmsg)] = 200  // the first attribute claims 200 bytes
+        #expect(!feed.absorb(bad[...], tooLong: nil), "a malformed message alone is no change")
+        #expect(feed.skippedMessages.count == 1)
+        #expect(feed.absorb((Self.routeMessage() + Self.doneMessage)[...], tooLong: nil))
+        #expect(feed.skippedMessages.count == 1)
+        #expect(feed.absorb([][...], tooLong: .datagramTooLong(length: 70_000, buffer: 65_536)), "lost notifications: evaluate again")
+        #expect(feed.skippedMessages.count == 2)
+    }
+
     @Test func fixedPartSizesAreTheKernelHeadersOnes() {
         #expect(cwire_sizeof_nlmsghdr == Int32(NetlinkMessage.headerSize))
         #expect([cwire_sizeof_ifinfomsg, cwire_sizeof_ifaddrmsg, cwire_sizeof_rtmsg] == [16, 8, 12], "the offsets the decoder reads at")

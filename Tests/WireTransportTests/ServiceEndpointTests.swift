@@ -101,7 +101,7 @@ struct ServiceEndpointTests {
         defer { connection.cancel() }
         let failure = states.waitForFailure()
         #expect(failure == .serviceResolution(service: name, reason: "no answer within 0.2 s"), "\(states.values)")
-        #expect(endpoint.resolutions.map(\.cancelCount) == [1])
+        #expect(Recorder<Int>.poll { endpoint.resolutions.map(\.cancelCount) == [1] }, "the teardown after the failure cancels it")
         endpoint.answerPending(.success(ResolvedServiceEndpoint(targetHost: "late.local.", addresses: [])))
         usleep(50_000)
         #expect(connection.currentState == failure.map { .failed($0) })
@@ -123,8 +123,11 @@ struct ServiceEndpointTests {
             connection.cancel()
             #expect(recorded.waitFor(.cancelled), "\(recorded.values)")
             recorded.values.forEach(states.append)
-            // The cancel itself stops the resolution, not the connection's release later.
-            withExtendedLifetime(connection) { #expect(endpoint.resolutions.map(\.cancelCount) == [1]) }
+            // The cancel itself stops the resolution, not the connection's release later (the
+            // state is reported a moment before the teardown on the connection's queue runs).
+            withExtendedLifetime(connection) {
+                #expect(Recorder<Int>.poll { endpoint.resolutions.map(\.cancelCount) == [1] }, "\(endpoint.resolutions.map(\.cancelCount))")
+            }
         }
         endpoint.answerPending(.success(ResolvedServiceEndpoint(
             targetHost: "late.local.", addresses: [try SocketAddress(numericHost: "127.0.0.1", port: server.port)])))

@@ -1,5 +1,6 @@
 import CWireTransport
 import Dispatch
+import Foundation
 import Glibc
 
 /// The process's one subscription to the kernel's link, address and route notifications, shared
@@ -13,9 +14,11 @@ import Glibc
 ///
 /// Ownership: the socket belongs to `channel`, opened by the first subscriber and closed when the
 /// last one leaves. It lives in the network namespace of the thread that opened it (the first
-/// subscriber's). Every member is confined to `queue`; subscribers' callbacks are called there
-/// and must only hop to their own queue (never `sync` back), which keeps the feed free of
-/// lock-order cycles.
+/// subscriber's). The channel is used and closed only on `queue`; the subscriber table, the
+/// channel reference and the counters are guarded by `lock`, held only for a few assignments.
+/// Callers never wait for `queue`: with hundreds of connections starting at once, a `sync` onto
+/// one shared queue from each of theirs held every Dispatch worker and starved the queue itself.
+/// Subscribers' callbacks run on `queue` and must only hop to their own queue.
 final class RouteChangeFeed: @unchecked Sendable {
     static let shared = RouteChangeFeed()
 
@@ -23,57 +26,65 @@ final class RouteChangeFeed: @unchecked Sendable {
     static let datagramsPerWakeup = 64
 
     private let queue = DispatchQueue(label: "wire.netlink.feed")
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var channel: IOChannel?
     private var subscribers: [UInt64: @Sendable () -> Void] = [:]
     private var lastToken: UInt64 = 0
     private var skipped = 0
     private var lastSkipReason: NetlinkParseError?
+    // Confined to `queue`.
     private lazy var buffer = DatagramBuffer(count: 1, size: NetlinkSocket.receiveSize)
 
     /// Adds `notify`, called on the feed's queue after each batch of notifications that held a
     /// change (or lost some: ENOBUFS, a datagram too long); opens the socket first when it is
     /// closed. Returns the token `unsubscribe` takes. Throws when netlink cannot be opened.
     func subscribe(_ notify: @escaping @Sendable () -> Void) throws(WireError) -> UInt64 {
-        let opened: Result<UInt64, WireError> = queue.sync {
-            if channel == nil {
-                do throws(WireError) {
-                    let socket = try NetlinkSocket(groups: cwire_rtmgrp_watched)
-                    let channel = IOChannel(socket: socket.handle, queue: queue)
-                    // The feed is the process's, never released: no cycle to break.
-                    channel.onReadable = { [unowned self] in self.drain() }
-                    channel.armRead(true)
-                    self.channel = channel
-                } catch {
-                    return .failure(error)
-                }
+        lock.lock()
+        defer { lock.unlock() }
+        if channel == nil {
+            let socket = try NetlinkSocket(groups: cwire_rtmgrp_watched)
+            let opened = IOChannel(socket: socket.handle, queue: queue)
+            channel = opened
+            queue.async {
+                // The feed is the process's, never released: no cycle to break.
+                opened.onReadable = { [unowned self] in self.drain(opened) }
+                opened.armRead(true)
             }
-            lastToken += 1
-            subscribers[lastToken] = notify
-            return .success(lastToken)
         }
-        return try opened.get()
+        lastToken += 1
+        subscribers[lastToken] = notify
+        return lastToken
     }
 
-    /// Removes a subscriber; the last one out closes the socket. No call to its `notify` starts
-    /// after this returns.
+    /// Removes a subscriber; the last one out closes the socket (on the feed's queue, soon). A
+    /// `notify` already on its way may still run once.
     func unsubscribe(_ token: UInt64) {
-        queue.sync {
-            subscribers[token] = nil
-            if subscribers.isEmpty {
-                channel?.close()
-                channel = nil
-            }
-        }
+        lock.lock()
+        subscribers[token] = nil
+        let closing = subscribers.isEmpty ? channel : nil
+        if closing != nil { channel = nil }
+        lock.unlock()
+        if let closing { queue.async { closing.close() } }
     }
 
     /// Malformed notifications skipped since the process started, and the last reason.
-    var skippedMessages: (count: Int, lastReason: NetlinkParseError?) { queue.sync { (skipped, lastSkipReason) } }
+    var skippedMessages: (count: Int, lastReason: NetlinkParseError?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (skipped, lastSkipReason)
+    }
 
     /// Whether the socket is open, and how many watchers share it.
-    var subscription: (isOpen: Bool, subscribers: Int) { queue.sync { (channel != nil, subscribers.count) } }
+    var subscription: (isOpen: Bool, subscribers: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (channel != nil, subscribers.count)
+    }
 
-    private func drain() {
-        guard let channel else { return }
+    /// On `queue`: reads what `channel` holds, unless it was closed since.
+    private func drain(_ channel: IOChannel) {
+        guard !channel.isClosed else { return }
         let socket = NetlinkSocket(handle: channel.socket)
         var changed = false
         for _ in 0 ..< Self.datagramsPerWakeup {
@@ -87,16 +98,31 @@ final class RouteChangeFeed: @unchecked Sendable {
                 break
             }
             guard let (bytes, tooLong) = received else { break }
-            if let tooLong { note(tooLong); changed = true; continue }  // lost notifications: re-evaluate
-            let decoded = NetlinkRecord.decodeAll(bytes)
-            decoded.skipped.forEach(note)
-            changed = changed || !decoded.records.isEmpty
+            if absorb(bytes, tooLong: tooLong) { changed = true }
         }
-        if changed { for notify in subscribers.values { notify() } }
+        guard changed else { return }
+        lock.lock()
+        let notified = Array(subscribers.values)
+        lock.unlock()
+        for notify in notified { notify() }
+    }
+
+    /// One datagram: whether it says something changed (a record, or notifications lost to a
+    /// datagram too long to read); malformed messages are counted, not a change.
+    func absorb(_ bytes: ArraySlice<UInt8>, tooLong: NetlinkParseError?) -> Bool {
+        if let tooLong {
+            note(tooLong)
+            return true
+        }
+        let decoded = NetlinkRecord.decodeAll(bytes)
+        decoded.skipped.forEach(note)
+        return !decoded.records.isEmpty
     }
 
     private func note(_ reason: NetlinkParseError) {
+        lock.lock()
         skipped += 1
         lastSkipReason = reason
+        lock.unlock()
     }
 }
