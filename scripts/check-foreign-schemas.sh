@@ -18,7 +18,7 @@
 #      nanopb's fixed_count test with --honour-options naming the option it cannot honour;
 #      and the device crash the device party finds in nanopb's fixed_count test (nanopb 0.4.7
 #      reads past a FT_POINTER fixed_count array holding fewer elements): exit 1 naming it;
-#   3. two schemas sharing imports linked into one program (scripts/link-schemas.sh).
+#   3. two schemas sharing imports linked into one program (`wireproof link-check`).
 #
 #   bash scripts/check-foreign-schemas.sh [--mutants N] [--only NAME]...
 #
@@ -62,7 +62,6 @@ echo "check-foreign: building wireproof"
 "$SWIFT" build --product wireproof > "$scratch/wireproof-build.log" 2>&1 ||
   { tail -20 "$scratch/wireproof-build.log" >&2; echo "check-foreign: wireproof does not build" >&2; exit 1; }
 wireproof=$("$SWIFT" build --product wireproof --show-bin-path)/wireproof
-export WIREPROOF_TOOL=$wireproof   # scripts/link-schemas.sh writes its manifest with it
 
 # 1. The proof on each schema: "DIR" or "DIR+honour" (with --honour-options).
 runs=("${schemas[@]}")
@@ -158,10 +157,10 @@ if [ ${#only[@]} -eq 0 ]; then
 
   # 3. Two schemas in one program.
   t0=$(date +%s)
-  if bash scripts/link-schemas.sh > "$results/linked.log" 2>&1; then
+  if "$wireproof" link-check --scratch "$root/.scratch/linked" > "$results/linked.log" 2>&1; then
     echo "check-foreign: two schemas linked into one program in $(( $(date +%s) - t0 ))s:"
   else
-    failures+=("two schemas in one program: scripts/link-schemas.sh failed (log: ${results#"$root"/}/linked.log)")
+    failures+=("two schemas in one program: wireproof link-check failed (log: ${results#"$root"/}/linked.log)")
   fi
   { sed 's/^/    /' "$results/linked.log" | tail -n 4; } || true
 fi

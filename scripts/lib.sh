@@ -15,7 +15,7 @@ SWIFT=${SWIFT:-swift}
 die() { local name=${0##*/}; echo "${name%.sh}: $*" >&2; exit 1; }
 
 # wireproof_tool: prints the path of a `wireproof` executable: $WIREPROOF_TOOL when the caller
-# gives one (prove passes itself), else the debug build of this tree, built first if needed.
+# gives one, else the debug build of this tree, built first if needed.
 wireproof_tool() {
   if [ -n "${WIREPROOF_TOOL:-}" ]; then printf '%s\n' "$WIREPROOF_TOOL"; return; fi
   "$SWIFT" build --package-path "$root" --product wireproof >&2 || die "wireproof does not build"

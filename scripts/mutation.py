@@ -116,7 +116,7 @@ LAYERS = [
           "ConformanceTests", extra=("make conformance",), extra_limit=900, sampled=False),
     Layer("migration", ["scripts/swiftprotobuf-peer.sh", "scripts/swiftprotobuf-plan.py"],
           "MigrationSampleTests", extra=("make migration-sample",), extra_limit=900, sampled=False),
-    Layer("foreign", ["scripts/check-foreign-schemas.sh", "scripts/foreign-corpus.sh", "scripts/link-schemas.sh"],
+    Layer("foreign", ["scripts/check-foreign-schemas.sh", "scripts/foreign-corpus.sh"],
           "ProtoGenKitTests", extra=("make check-foreign",), extra_limit=3600, sampled=False),
     Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests",
           extra=("make asan", "make tsan"), extra_limit=3600, sampled=False),
@@ -143,7 +143,6 @@ UNLAYERED = {
     "scripts/plant-bugs.sh": "plants bugs to show the sanitizer and valgrind legs catch them; run by hand, no CI leg",
     "scripts/fuzz-planted.sh": "plants bugs to show the fuzz targets find them; run by hand, no CI leg",
     # Optional paths no CI leg takes.
-    "scripts/fuzz-schema.sh": "the optional libFuzzer step of `wireproof prove --fuzz`; no test or CI leg asks for it",
     "scripts/fuzz-plot.py": "draws a coverage plot after a fuzz campaign (make fuzz), not in the smoke leg; nothing reads the plot",
     # Unsafe to mutate in a scratch copy.
     "scripts/swiftpm-mirrors.py": "writes the machine-wide ~/.swiftpm mirror file (a mutant would redirect every "

@@ -2,7 +2,7 @@
 // schema's own nanopb options; DeviceProof's driver kept running in a child process), acceptance
 // and meaning judged as the device party judges its seeded mutants (DeviceMutantCheck): what
 // differs must be what an option makes differ. Built only over a schema with options, by
-// scripts/fuzz-schema.sh (`wireproof prove --fuzz-seconds`), which sets the two variables below.
+// `wireproof prove --fuzz-seconds` (SchemaFuzzStep), which sets the two variables below.
 // Coverage guides through the facades' side; the device's C runs uninstrumented in its process.
 
 import DeviceProof
@@ -13,7 +13,7 @@ import FuzzKit
 /// The device driver and its layout (compiled sizes applied), from the environment.
 nonisolated(unsafe) let device: (session: DeviceSession, layout: DeviceLayout) = {
     guard let driver = environmentValue("WIREPROOF_DEVICE_DRIVER"), let layoutPath = environmentValue("WIREPROOF_DEVICE_LAYOUT") else {
-        fatalError("device: set WIREPROOF_DEVICE_DRIVER and WIREPROOF_DEVICE_LAYOUT (scripts/fuzz-schema.sh does)")
+        fatalError("device: set WIREPROOF_DEVICE_DRIVER and WIREPROOF_DEVICE_LAYOUT (wireproof prove --fuzz-seconds does)")
     }
     do {
         var layout = try DeviceLayout(contentsOf: layoutPath)

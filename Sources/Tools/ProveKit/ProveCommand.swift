@@ -5,7 +5,7 @@
 //   3. build a runner that links them with FacadeProof                       swift build
 //   4. every exemplar through the facades vs the oracle, seeded decode       the runner (FacadeProof)
 //      mutation, deviation-row accounting
-//   5. optionally, a bounded libFuzzer run of the schema's decoder          scripts/fuzz-schema.sh
+//   5. optionally, a bounded libFuzzer run of the schema's decoders         SchemaFuzzStep (libFuzzer)
 //
 // Progress goes to stderr as it happens; tables to stdout; `--json FILE` writes a summary for CI.
 // Exit status: 0 proved, 1 a check failed (the failing message type, exemplar and first differing

@@ -22,7 +22,7 @@ struct ProveSummary: Codable {
     var seconds: [String: Double] = [:]
     /// The runner's report (exemplars, mutation, deviations), when it ran.
     var proof: SchemaProofReport?
-    /// The fuzz step's outcome, when it ran: "passed", "failed" or "unavailable: why".
+    /// The fuzz step's outcome, when it ran: "passed", or "failed (exit N)" (1 a property broke, 2 setup failed).
     var fuzz: String?
     /// The device party's report, when it ran; else why it did not (`deviceSkipped`).
     var device: DeviceProofReport?
@@ -163,32 +163,22 @@ struct Prover {
         }
         summary.seconds["device"] = Date().timeIntervalSince(clock)
 
-        // 5. Optional bounded fuzzing.
+        // 5. Optional bounded fuzzing (SchemaFuzzStep.swift): the device target too when the
+        // device party ran, SwiftProtobuf as the differential's fourth party when the peer took part.
         var fuzzFailed = false
         if options.fuzzSeconds > 0 {
             clock = Date()
-            let script = root + "/scripts/fuzz-schema.sh"
-            if FileManager.default.isExecutableFile(atPath: script) || FileManager.default.fileExists(atPath: script) {
-                // With the device party run, the device target fuzzes the facades against it too.
-                let device = summary.device != nil ? ["--device", scratch + "/device"] : []
-                // SwiftProtobuf is the differential's fourth party when the peer took part above.
-                let swiftProtobuf: [String]
-                switch peer {
-                case .on: swiftProtobuf = ["--swiftprotobuf", "\(scratch)/Sources/\(SwiftProtobufPeerStep.target)"]
-                case .off(let why): swiftProtobuf = ["--no-swiftprotobuf", "prove's SwiftProtobuf peer is off: \(why)"]
-                }
-                ProveCommand.printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
-                                        + (device.isEmpty ? "" : ", then against the device build for as long"))
-                // The script writes its fuzz package's manifest with this very executable.
-                let status = try ChildProcess.runShowingOutput(
-                    "/bin/bash", [script, "--scratch", scratch, "--seconds", "\(options.fuzzSeconds)"] + device + swiftProtobuf,
-                    environment: ["WIREPROOF_TOOL": URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path])
-                summary.fuzz = status == 0 ? "passed" : "failed (exit \(status))"
-                fuzzFailed = status != 0
-            } else {
-                summary.fuzz = "unavailable: scripts/fuzz-schema.sh is missing"
-                ProveCommand.printError("prove: fuzz step \(summary.fuzz!)")
+            let step = SchemaFuzzStep(root: root, scratch: scratch, seconds: options.fuzzSeconds,
+                                      device: summary.device != nil ? scratch + "/device" : nil, swiftProtobuf: peer)
+            ProveCommand.printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
+                                    + (step.device == nil ? "" : ", then against the device build for as long"))
+            let status: Int32
+            do { status = try step.run() } catch {
+                ProveCommand.printError("\(error)")
+                status = 2
             }
+            summary.fuzz = status == 0 ? "passed" : "failed (exit \(status))"
+            fuzzFailed = status != 0
             summary.seconds["fuzz"] = Date().timeIntervalSince(clock)
         }
 

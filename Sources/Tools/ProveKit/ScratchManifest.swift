@@ -1,6 +1,6 @@
 // The one writer of every `Package.swift` Wireproof's tools generate: prove's scratch package, the
 // fuzz package over a proved schema, the bench's size and codec package, the linked-schemas program
-// and the conformance host's package. Scripts reach it through `wireproof scratch-manifest`
+// and the conformance host's package. The bench script reaches it through `wireproof scratch-manifest`
 // (ScratchManifestCommand); Swift callers build a `ScratchManifest` and call `write(into:)`.
 
 import FacadeProof

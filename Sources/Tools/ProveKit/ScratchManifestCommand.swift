@@ -1,5 +1,5 @@
-// `wireproof scratch-manifest`: ScratchManifest for scripts (the bench, linked schemas, fuzzing a
-// proved schema), so no script spells Package.swift text of its own.
+// `wireproof scratch-manifest`: ScratchManifest for scripts (today the bench, scripts/bench.sh), so
+// no script spells Package.swift text of its own.
 
 import ArgumentParser
 import Foundation

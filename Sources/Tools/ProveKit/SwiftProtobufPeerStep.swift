@@ -52,8 +52,9 @@ enum SwiftProtobufPeerStep {
         return .off("protoc-gen-swift 1.38.1's code for this schema does not compile (\(shortened))")
     }
 
-    /// Adds swift-protobuf, the peer's target and the runners' dependency on it when the peer is on.
-    static func addPeer(_ state: State, to manifest: inout ScratchManifest, runners: [String]) {
+    /// Adds swift-protobuf, the peer's target (named `target`: prove's, or the fuzz package's) and
+    /// the runners' dependency on it when the peer is on.
+    static func addPeer(_ state: State, to manifest: inout ScratchManifest, runners: [String], target: String = Self.target) {
         guard state == .on else { return }
         manifest.urlDependencies.append(.init(url: "https://github.com/apple/swift-protobuf.git", exactVersion: "1.38.1"))
         manifest.targets.append(.init(target, dependencies: [.product("SwiftProtobuf", package: "swift-protobuf")]))

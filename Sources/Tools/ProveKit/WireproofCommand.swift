@@ -1,6 +1,6 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
-// (CatalogGenerator), `size-probe`, `scratch-manifest` and
+// (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
 // `scratch-package` (for the bench and scratch packages).
 
 import ArgumentParser
@@ -13,7 +13,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
-                      ScratchManifestCommand.self, ScratchPackageCommand.self])
+                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self])
 
     public init() {}
 

@@ -2,7 +2,7 @@
 // through one module (Shared), so a Timestamp or Tag taken from an Alpha message is the very type
 // a Beta builder wants. Linking this program fails if both C targets defined the shared symbols
 // (`multiple definition of google_protobuf_Timestamp_msg`). It prints each message's encoding in
-// hex; scripts/link-schemas.sh compares them with `protoc --encode` of the same values.
+// hex; `wireproof link-check` compares them with `protoc --encode` of the same values.
 import Alpha
 import Foundation
 import Beta
