@@ -97,7 +97,10 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 
     @Test func theBuildFlagsAreFuzzEnvs() throws {
         let (flags, environment) = try SchemaFuzzStep.fuzzEnvironment(root: repositoryRoot)
-        #expect(flags.first == "-c" && flags.contains("-sanitize=fuzzer,address"))
+        let script = try String(contentsOfFile: repositoryRoot + "/scripts/fuzz-env.sh", encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("FUZZ_BUILD_FLAGS=(") })
+        #expect(flags == line.dropFirst("FUZZ_BUILD_FLAGS=(".count).dropLast().split(separator: " ").map(String.init))
+        #expect(flags.contains("-sanitize=fuzzer,address"))
         #expect(environment["SWIFT_BACKTRACE"] == "enable=no")
     }
 
