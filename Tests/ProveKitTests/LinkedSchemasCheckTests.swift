@@ -51,4 +51,10 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         }
         #expect(printed.sorted() == LinkedSchemasCheck.expectations.map(\.label).sorted())
     }
+
+    @Test func wireproofParsesLinkCheckWithItsScratchFolder() async throws {
+        let command = try #require(try WireproofCommand.parseAsRoot(["link-check", "--scratch", "/tmp/linked"]) as? LinkCheckCommand)
+        #expect(command.scratch == "/tmp/linked")
+        #expect(await WireproofCommand.main(["link-check", "--bogus"]) == 2)
+    }
 }
