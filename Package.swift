@@ -131,7 +131,11 @@ let package = Package(
             name: "wirepeer", dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog"],
             path: "Sources/Tools/NetFuzz/wirepeer"),
         // The transport's measurement tool: UDP batching benchmark and load/fault run (scripts only).
-        .executableTarget(name: "wirebench", dependencies: ["WireTransport", "CommandLineSupport", argumentParser], path: "Sources/Tools/wirebench"),
+        .executableTarget(name: "wirebench", dependencies: ["WireTransport", "BenchReport", "CommandLineSupport", argumentParser], path: "Sources/Tools/wirebench"),
+        // `make bench`'s reporter (`wirebench report`): symbol attribution, callgrind listings, the
+        // summary table and docs/measurements.md's bench section.
+        .target(name: "BenchReport", dependencies: ["ProcessSupport", argumentParser], path: "Sources/Tools/BenchReport"),
+        .testTarget(name: "BenchReportTests", dependencies: ["BenchReport"]),
         .executableTarget(
             name: "netfuzz",
             dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport", "CommandLineSupport", argumentParser],

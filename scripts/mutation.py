@@ -124,6 +124,8 @@ LAYERS = [
           "NanopbRuntimeTests", extra=("make fuzz-smoke",), extra_limit=1200, sampled=False),
     Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests",
           extra=("make check-wide-schema",), extra_limit=1200, sampled=False),
+    # make bench's reporter: attribution, callgrind listings, the summary's goals, the doc section.
+    Layer("bench-report", ["Sources/Tools/BenchReport/*.swift"], "BenchReportTests"),
 ]
 
 # Hand-written code that belongs to no layer, each with the reason. `check_layers` fails on any

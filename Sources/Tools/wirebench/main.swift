@@ -2,6 +2,9 @@
 //
 //   wirebench udp-burst individual|batched [BURSTS] [SIZE] [BYTES]   (scripts/udp-batch-bench.sh)
 //   wirebench load PKI_DIR [CONNECTIONS]                               (scripts/load-test.sh)
+//   wirebench report lines|sizes|peer-sizes|codec|ratios|summary ...  (scripts/bench.sh; BenchReport)
+import BenchReport
+import CommandLineSupport
 import Foundation
 import Glibc
 
@@ -11,10 +14,12 @@ do {
     case "udp-burst" where arguments.count >= 2 && ["individual", "batched"].contains(arguments[1]):
         let number = { (i: Int, fallback: Int) in arguments.count > i ? Int(arguments[i]) ?? fallback : fallback }
         exit(try UDPBurst.run(batched: arguments[1] == "batched", bursts: number(2, 1000), size: number(3, 100), bytes: number(4, 200)))
+    case "report":
+        exit(await CommandExit.run(ReportCommand.self, Array(arguments.dropFirst())))
     case "load" where arguments.count >= 2:
         exit(try Load.run(pki: arguments[1], count: arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000))
     default:
-        FileHandle.standardError.write(Data("usage: wirebench udp-burst individual|batched [BURSTS] [SIZE] [BYTES] | wirebench load PKI_DIR [CONNECTIONS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: wirebench udp-burst individual|batched [BURSTS] [SIZE] [BYTES] | wirebench load PKI_DIR [CONNECTIONS] | wirebench report --help\n".utf8))
         exit(2)
     }
 } catch {
