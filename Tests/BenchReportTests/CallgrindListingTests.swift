@@ -29,6 +29,11 @@ import Testing
         #expect(CallgrindListing.inclusive(swiftProtobuf, matching: CodecProgram.swiftprotobuf.loopPattern("decode")) == 7_169_037)
     }
 
+    @Test func aLoopWhoseManglingCarriesArgumentLabelsIsKnownByItsNameAlone() {
+        let listing = " 9,000 ( 1.00%)  ???:$s10CodecBench16loopOracleEncode5countySi_SitF [x]"
+        #expect(CallgrindListing.codecBenchCounts(listing, iterations: 3)["oracle_encode"] == 3000)
+    }
+
     @Test func aMissingLoopIsNilNotZero() {
         #expect(CallgrindListing.inclusive(Self.cListing, matching: CodecProgram.facade.loopPattern("decode")) == nil)
     }
