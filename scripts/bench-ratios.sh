@@ -23,7 +23,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 out=$1 tmp=$2 iter=$3
-py=/usr/bin/python3
 work=$out/ratios
 cpp=$tmp/cpp
 mkdir -p "$work" "$cpp"
@@ -114,4 +113,4 @@ else
   echo "  BENCH_PEAK=0: peak memory not measured"; rm -f "$work/peak-memory.txt"
 fi
 
-"$py" Benchmarks/bench-report.py ratios "$out/results.json" "$work"
+"$(cd "$root" && "$SWIFT" build --scratch-path "$tmp/protogen" --show-bin-path)/wirebench" report ratios "$out/results.json" "$work"

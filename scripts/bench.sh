@@ -12,7 +12,8 @@
 #      lite (Benchmarks/CodecCpp) on the chat (356 B) and metrics (22 KB) packets, callgrind; the fuzz
 #      targets' fixed-input rate (builds them if missing; BENCH_FUZZ=0 skips); peak memory on the
 #      hostile inputs (scripts/peak-memory.sh; BENCH_PEAK=0 skips);
-# then a summary table, which it also writes into docs/measurements.md (between the
+# then one summary table, every goal of the shipped layer in it with "met" / "not met", which
+# `wirebench report summary` also writes into docs/measurements.md (between the
 # <!-- bench:begin --> / <!-- bench:end --> markers).
 #
 # How. Everything is built in a throwaway SwiftPM package (.scratch/bench/pkg, git-ignored) that
@@ -36,7 +37,8 @@
 #             per-function sections the retain flag forced) and -Xcc -ffunction-sections
 #             -Xcc -fdata-sections (nanopb and the generated descriptors per symbol).
 # Sizes are of `strip`ped copies (`size`: text+data); the breakdown reads `nm -S` of the unstripped
-# binary (Benchmarks/bench-report.py explains the groups).
+# binary (Sources/Tools/BenchReport/SymbolAttribution.swift explains the groups). The figures are
+# read, merged into $BENCH_TMP/out/results.json and written out by `wirebench report` (BenchReport).
 #
 # Knobs (environment): BENCH_ROUNDS (101) and BENCH_BATCH_MS (4) for the wall-time rounds,
 # BENCH_CALLGRIND_ITERATIONS (300; 0 skips valgrind), BENCH_TMP (/tmp/wp-bench), BENCH_DOC
@@ -51,7 +53,6 @@ BATCH_MS=${BENCH_BATCH_MS:-4}
 CG_ITER=${BENCH_CALLGRIND_ITERATIONS:-300}
 TMP=${BENCH_TMP:-/tmp/wp-bench}
 DOC=${BENCH_DOC-docs/measurements.md}
-py=/usr/bin/python3
 pkg=$root/.scratch/bench/pkg
 out=$TMP/out
 results=$out/results.json
@@ -74,11 +75,14 @@ echo "$header"
 command -v valgrind >/dev/null || CG_ITER=0
 rm -rf "$out"; mkdir -p "$out" "$TMP"
 [ "${BENCH_CLEAN:-0}" = 1 ] && rm -rf "$TMP/build-default" "$TMP/build-stripped" "$TMP/protogen"
+"$SWIFT" build --scratch-path "$TMP/protogen" --product wirebench > "$out/wirebench-build.log" 2>&1 ||
+  { tail -20 "$out/wirebench-build.log"; die "wirebench (the reporter) does not build"; }
+report=("$("$SWIFT" build --scratch-path "$TMP/protogen" --show-bin-path)/wirebench" report)
 
 # --- 1. Lines of the fixed-cost runtime ---------------------------------------------------------
 echo
 progress "1/5 lines of the fixed-cost runtime (Sources/Shipped/NanopbRuntime/*.swift)"
-"$py" Benchmarks/bench-report.py lines "$results" Sources/Shipped/NanopbRuntime/*.swift
+"${report[@]}" lines "$results" Sources/Shipped/NanopbRuntime/*.swift
 
 # --- 2. The scratch package ---------------------------------------------------------------------
 echo
@@ -106,7 +110,7 @@ for p in One Packet; do
     --plan-out "$out/plan-$p.json" \
     > "$out/proto-$p.log" 2>&1 || { cat "$out/proto-$p.log"; die "pruned facades for Size${p}Pruned failed"; }
 done
-message_count() { "$py" -c 'import json, sys; print(sum(t["kind"] == "message" for t in json.load(open(sys.argv[1]))["types"]))' "$1"; }
+message_count() { "${report[@]}" plan-messages "$1"; }
 one_count=$(message_count "$out/plan-One.json")
 echo "  $all_count messages in the bundled schema; SizeOne uses $one_type; facades pruned to it: $one_count message(s)," \
   "pruned to SizePacket: $(message_count "$out/plan-Packet.json")"
@@ -147,7 +151,7 @@ done
 
 echo
 progress "3/5 sizes: stripped copies, \`size\`, \`nm -S\` attribution"
-"$py" Benchmarks/bench-report.py sizes "$results" default="$TMP/build-default" stripped="$TMP/build-stripped" \
+"${report[@]}" sizes "$results" default="$TMP/build-default" stripped="$TMP/build-stripped" \
   --out "$out" --all-count "$all_count" --one-count "$one_count"
 
 # --- 3b. The same size probe against SwiftProtobuf ---------------------------------------------
@@ -171,7 +175,7 @@ for config in default stripped; do
     tail -20 "$out/swiftprotobuf-$config.log"; die "the SwiftProtobuf size probe failed ($config)"
   fi
 done
-[ ${#peer_builds[@]} -eq 0 ] || "$py" Benchmarks/bench-report.py peer-sizes "$results" --out "$out" "${peer_builds[@]}"
+[ ${#peer_builds[@]} -eq 0 ] || "${report[@]}" peer-sizes "$results" --out "$out" "${peer_builds[@]}"
 
 # --- 4. Codec timings ---------------------------------------------------------------------------
 echo
@@ -194,7 +198,7 @@ if [ "$CG_ITER" -gt 0 ]; then
     fi
   done
 fi
-"$py" Benchmarks/bench-report.py codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
+"${report[@]}" codec "$results" "$out/codec-time.txt" "$out/callgrind" "$CG_ITER"
 
 # --- 4b. Ratios against plain nanopb C and libprotobuf, fuzz rate, peak memory ---------------
 echo
@@ -207,7 +211,7 @@ fi
 # --- 5. Summary ---------------------------------------------------------------------------------
 echo
 progress "5/5 summary"
-"$py" Benchmarks/bench-report.py summary "$results" --command "$command" --header "$header" \
+"${report[@]}" summary "$results" --command "$command" --header "$header" \
   ${DOC:+--doc "$DOC"}
 echo
 progress "done (raw figures: $results)"
