@@ -317,11 +317,9 @@ extension Rtm_Error {
     public var code: Rtm_ErrorCode { NanopbField.enumeration(_pointer.pointee.code, Rtm_ErrorCode(rawValue: 0)) }
     public var message: String { NanopbField.string(_pointer.pointee.message, "") }
     public var details: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.details, _pointer.pointee.details_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.details, _pointer.pointee.details_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
     public var retryable: Bool { NanopbField.scalar(_pointer.pointee.retryable, false) }
     public var retryAfterMs: UInt32 { NanopbField.scalar(_pointer.pointee.retry_after_ms, 0) }
@@ -343,17 +341,14 @@ extension Rtm_Error.Builder {
     }
     public var details: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.details, _pointer.pointee.details_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.details, _pointer.pointee.details_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.details, _pointer.pointee.details_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_Error_DetailsEntry_msg, replacing: _pointer.pointee.details, count: _pointer.pointee.details_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.details, _pointer.pointee.details_count) = NanopbField.storing(map: newValue, descriptor: rtm_Error_DetailsEntry_msg, replacing: _pointer.pointee.details, count: _pointer.pointee.details_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }

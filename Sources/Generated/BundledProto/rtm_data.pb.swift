@@ -947,11 +947,9 @@ extension Rtm_StreamHeader {
     public var totalLength: UInt64 { NanopbField.scalar(_pointer.pointee.total_length, 0) }
     public var hasTotalLength: Bool { _pointer.pointee.total_length != nil }
     public var attributes: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
     public var content: Rtm_StreamHeader_OneOf_Content? {
         switch _pointer.pointee.which_content {
@@ -1007,17 +1005,14 @@ extension Rtm_StreamHeader.Builder {
     public mutating func clearTotalLength() { NanopbField.release(_pointer.pointee.total_length); _pointer.pointee.total_length = nil }
     public var attributes: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StreamHeader_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(map: newValue, descriptor: rtm_StreamHeader_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
@@ -1206,11 +1201,9 @@ extension Rtm_StreamTrailer {
     public var streamID: String { NanopbField.string(_pointer.pointee.stream_id, "") }
     public var reason: String { NanopbField.string(_pointer.pointee.reason, "") }
     public var attributes: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
 }
 
@@ -1229,17 +1222,14 @@ extension Rtm_StreamTrailer.Builder {
     }
     public var attributes: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StreamTrailer_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(map: newValue, descriptor: rtm_StreamTrailer_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }

@@ -97,11 +97,9 @@ extension Rtm_Room {
     public var departureTimeoutS: UInt32 { NanopbField.scalar(_pointer.pointee.departure_timeout_s, 0) }
     public var hasDepartureTimeoutS: Bool { _pointer.pointee.departure_timeout_s != nil }
     public var appData: [String: [UInt8]] {
-        var map: [String: [UInt8]] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.app_data, _pointer.pointee.app_data_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.bytes(entry.value, [])
+        NanopbField.map(_pointer.pointee.app_data, _pointer.pointee.app_data_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.bytes(entry.pointee.value, []))
         }
-        return map
     }
 }
 
@@ -186,17 +184,14 @@ extension Rtm_Room.Builder {
     public mutating func clearDepartureTimeoutS() { NanopbField.release(_pointer.pointee.departure_timeout_s); _pointer.pointee.departure_timeout_s = nil }
     public var appData: [String: [UInt8]] {
         get {
-            var map: [String: [UInt8]] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.app_data, _pointer.pointee.app_data_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.bytes(entry.value, [])
+            NanopbField.map(_pointer.pointee.app_data, _pointer.pointee.app_data_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.bytes(entry.pointee.value, []))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.app_data, _pointer.pointee.app_data_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_Room_AppDataEntry_msg, replacing: _pointer.pointee.app_data, count: _pointer.pointee.app_data_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(bytes: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.app_data, _pointer.pointee.app_data_count) = NanopbField.storing(map: newValue, descriptor: rtm_Room_AppDataEntry_msg, replacing: _pointer.pointee.app_data, count: _pointer.pointee.app_data_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
@@ -512,11 +507,9 @@ extension Rtm_Participant {
     public var permission: Rtm_Permission { _view(_pointer.pointee.permission) }
     public var hasPermission: Bool { _pointer.pointee.permission != nil }
     public var attributes: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
     public var version: UInt32 { NanopbField.scalar(_pointer.pointee.version, 0) }
     public var region: String { NanopbField.string(_pointer.pointee.region, "") }
@@ -584,17 +577,14 @@ extension Rtm_Participant.Builder {
     public mutating func clearPermission() { NanopbField.release(message: _pointer.pointee.permission); _pointer.pointee.permission = nil }
     public var attributes: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_Participant_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(map: newValue, descriptor: rtm_Participant_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }

@@ -770,11 +770,9 @@ extension Rtm_SessionDescription {
     public var role: Rtm_PeerRole { NanopbField.enumeration(_pointer.pointee.role, Rtm_PeerRole(rawValue: 0)) }
     public var id: UInt32 { NanopbField.scalar(_pointer.pointee.id, 0) }
     public var midToTrackSid: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
 }
 
@@ -805,17 +803,14 @@ extension Rtm_SessionDescription.Builder {
     }
     public var midToTrackSid: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_SessionDescription_MidToTrackSidEntry_msg, replacing: _pointer.pointee.mid_to_track_sid, count: _pointer.pointee.mid_to_track_sid_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.mid_to_track_sid, _pointer.pointee.mid_to_track_sid_count) = NanopbField.storing(map: newValue, descriptor: rtm_SessionDescription_MidToTrackSidEntry_msg, replacing: _pointer.pointee.mid_to_track_sid, count: _pointer.pointee.mid_to_track_sid_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
@@ -1609,11 +1604,9 @@ extension Rtm_UpdatePresence {
     public var name: String { NanopbField.string(_pointer.pointee.name, "") }
     public var metadata: String { NanopbField.string(_pointer.pointee.metadata, "") }
     public var attributes: [String: String] {
-        var map: [String: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
 }
 
@@ -1632,17 +1625,14 @@ extension Rtm_UpdatePresence.Builder {
     }
     public var attributes: [String: String] {
         get {
-            var map: [String: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.attributes, _pointer.pointee.attributes_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.attributes, _pointer.pointee.attributes_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_UpdatePresence_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.attributes, _pointer.pointee.attributes_count) = NanopbField.storing(map: newValue, descriptor: rtm_UpdatePresence_AttributesEntry_msg, replacing: _pointer.pointee.attributes, count: _pointer.pointee.attributes_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }

@@ -661,95 +661,69 @@ extension Rtm_StatsSnapshot {
     public var hasTakenAt: Bool { _pointer.pointee.taken_at != nil }
     public var participantSid: String { NanopbField.string(_pointer.pointee.participant_sid, "") }
     public var streamsBySsrc: [UInt32: Rtm_RtpStreamStats] {
-        var map: [UInt32: Rtm_RtpStreamStats] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) {
-            map[NanopbField.scalar(entry.key, 0)] = _view(entry.value)
+        NanopbField.map(_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), _view(entry.pointee.value))
         }
-        return map
     }
     public var codecsByPayloadType: [Int32: Rtm_Codec] {
-        var map: [Int32: Rtm_Codec] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) {
-            map[NanopbField.scalar(entry.key, 0)] = _view(entry.value)
+        NanopbField.map(_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), _view(entry.pointee.value))
         }
-        return map
     }
     public var rtcpByArrivalMs: [Int64: [UInt8]] {
-        var map: [Int64: [UInt8]] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.bytes(entry.value, [])
+        NanopbField.map(_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.bytes(entry.pointee.value, []))
         }
-        return map
     }
     public var layerByRidIndex: [UInt32: Rtm_LayerQuality] {
-        var map: [UInt32: Rtm_LayerQuality] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.enumeration(entry.value, Rtm_LayerQuality(rawValue: 0))
+        NanopbField.map(_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.enumeration(entry.pointee.value, Rtm_LayerQuality(rawValue: 0)))
         }
-        return map
     }
     public var notesByTimeUs: [UInt64: String] {
-        var map: [UInt64: String] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.string(entry.value, "")
+        NanopbField.map(_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.string(entry.pointee.value, ""))
         }
-        return map
     }
     public var jitterHistogram: [Int32: Double] {
-        var map: [Int32: Double] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var rttDriftByOffsetNs: [Int64: Int32] {
-        var map: [Int64: Int32] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var lossByNtpTime: [UInt64: Float] {
-        var map: [UInt64: Float] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var packetsByLevelCdbov: [Int32: UInt64] {
-        var map: [Int32: UInt64] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var ssrcByCaptureOffsetNs: [Int64: UInt32] {
-        var map: [Int64: UInt32] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) {
-            map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var bytesByRetransmitted: [Bool: UInt64] {
-        var map: [Bool: UInt64] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) {
-            map[NanopbField.scalar(entry.key, false)] = NanopbField.scalar(entry.value, 0)
+        NanopbField.map(_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) { entry in
+            (NanopbField.scalar(entry.pointee.key, false), NanopbField.scalar(entry.pointee.value, 0))
         }
-        return map
     }
     public var qualityByPeer: [String: Rtm_ConnectionQuality] {
-        var map: [String: Rtm_ConnectionQuality] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) {
-            map[NanopbField.string(entry.key, "")] = NanopbField.enumeration(entry.value, Rtm_ConnectionQuality(rawValue: 0))
+        NanopbField.map(_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), NanopbField.enumeration(entry.pointee.value, Rtm_ConnectionQuality(rawValue: 0)))
         }
-        return map
     }
     public var histograms: [String: Rtm_Histogram] {
-        var map: [String: Rtm_Histogram] = [:]
-        for entry in NanopbField.entries(_pointer.pointee.histograms, _pointer.pointee.histograms_count) {
-            map[NanopbField.string(entry.key, "")] = _view(entry.value)
+        NanopbField.map(_pointer.pointee.histograms, _pointer.pointee.histograms_count) { entry in
+            (NanopbField.string(entry.pointee.key, ""), _view(entry.pointee.value))
         }
-        return map
     }
 }
 
@@ -770,221 +744,182 @@ extension Rtm_StatsSnapshot.Builder {
     }
     public var streamsBySsrc: [UInt32: Rtm_RtpStreamStats] {
         get {
-            var map: [UInt32: Rtm_RtpStreamStats] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.copy(entry.value)
+            NanopbField.map(_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.copy(entry.pointee.value))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_StreamsBySsrcEntry_msg, replacing: _pointer.pointee.streams_by_ssrc, count: _pointer.pointee.streams_by_ssrc_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(message: entries[index].value, replacing: nil)
+            (_pointer.pointee.streams_by_ssrc, _pointer.pointee.streams_by_ssrc_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_StreamsBySsrcEntry_msg, replacing: _pointer.pointee.streams_by_ssrc, count: _pointer.pointee.streams_by_ssrc_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(message: value, replacing: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var codecsByPayloadType: [Int32: Rtm_Codec] {
         get {
-            var map: [Int32: Rtm_Codec] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.copy(entry.value)
+            NanopbField.map(_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.copy(entry.pointee.value))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_CodecsByPayloadTypeEntry_msg, replacing: _pointer.pointee.codecs_by_payload_type, count: _pointer.pointee.codecs_by_payload_type_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(message: entries[index].value, replacing: nil)
+            (_pointer.pointee.codecs_by_payload_type, _pointer.pointee.codecs_by_payload_type_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_CodecsByPayloadTypeEntry_msg, replacing: _pointer.pointee.codecs_by_payload_type, count: _pointer.pointee.codecs_by_payload_type_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(message: value, replacing: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var rtcpByArrivalMs: [Int64: [UInt8]] {
         get {
-            var map: [Int64: [UInt8]] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.bytes(entry.value, [])
+            NanopbField.map(_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.bytes(entry.pointee.value, []))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_RtcpByArrivalMsEntry_msg, replacing: _pointer.pointee.rtcp_by_arrival_ms, count: _pointer.pointee.rtcp_by_arrival_ms_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(bytes: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.rtcp_by_arrival_ms, _pointer.pointee.rtcp_by_arrival_ms_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_RtcpByArrivalMsEntry_msg, replacing: _pointer.pointee.rtcp_by_arrival_ms, count: _pointer.pointee.rtcp_by_arrival_ms_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(bytes: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var layerByRidIndex: [UInt32: Rtm_LayerQuality] {
         get {
-            var map: [UInt32: Rtm_LayerQuality] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.enumeration(entry.value, Rtm_LayerQuality(rawValue: 0))
+            NanopbField.map(_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.enumeration(entry.pointee.value, Rtm_LayerQuality(rawValue: 0)))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_LayerByRidIndexEntry_msg, replacing: _pointer.pointee.layer_by_rid_index, count: _pointer.pointee.layer_by_rid_index_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(enumeration: entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.layer_by_rid_index, _pointer.pointee.layer_by_rid_index_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_LayerByRidIndexEntry_msg, replacing: _pointer.pointee.layer_by_rid_index, count: _pointer.pointee.layer_by_rid_index_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(enumeration: value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var notesByTimeUs: [UInt64: String] {
         get {
-            var map: [UInt64: String] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.string(entry.value, "")
+            NanopbField.map(_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.string(entry.pointee.value, ""))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_NotesByTimeUsEntry_msg, replacing: _pointer.pointee.notes_by_time_us, count: _pointer.pointee.notes_by_time_us_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(string: entries[index].value, replacing: nil, omitEmpty: false)
+            (_pointer.pointee.notes_by_time_us, _pointer.pointee.notes_by_time_us_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_NotesByTimeUsEntry_msg, replacing: _pointer.pointee.notes_by_time_us, count: _pointer.pointee.notes_by_time_us_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(string: value, replacing: nil, omitEmpty: false)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var jitterHistogram: [Int32: Double] {
         get {
-            var map: [Int32: Double] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_JitterHistogramEntry_msg, replacing: _pointer.pointee.jitter_histogram, count: _pointer.pointee.jitter_histogram_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.jitter_histogram, _pointer.pointee.jitter_histogram_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_JitterHistogramEntry_msg, replacing: _pointer.pointee.jitter_histogram, count: _pointer.pointee.jitter_histogram_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var rttDriftByOffsetNs: [Int64: Int32] {
         get {
-            var map: [Int64: Int32] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_RttDriftByOffsetNsEntry_msg, replacing: _pointer.pointee.rtt_drift_by_offset_ns, count: _pointer.pointee.rtt_drift_by_offset_ns_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.rtt_drift_by_offset_ns, _pointer.pointee.rtt_drift_by_offset_ns_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_RttDriftByOffsetNsEntry_msg, replacing: _pointer.pointee.rtt_drift_by_offset_ns, count: _pointer.pointee.rtt_drift_by_offset_ns_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var lossByNtpTime: [UInt64: Float] {
         get {
-            var map: [UInt64: Float] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_LossByNtpTimeEntry_msg, replacing: _pointer.pointee.loss_by_ntp_time, count: _pointer.pointee.loss_by_ntp_time_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.loss_by_ntp_time, _pointer.pointee.loss_by_ntp_time_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_LossByNtpTimeEntry_msg, replacing: _pointer.pointee.loss_by_ntp_time, count: _pointer.pointee.loss_by_ntp_time_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var packetsByLevelCdbov: [Int32: UInt64] {
         get {
-            var map: [Int32: UInt64] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_PacketsByLevelCdbovEntry_msg, replacing: _pointer.pointee.packets_by_level_cdbov, count: _pointer.pointee.packets_by_level_cdbov_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.packets_by_level_cdbov, _pointer.pointee.packets_by_level_cdbov_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_PacketsByLevelCdbovEntry_msg, replacing: _pointer.pointee.packets_by_level_cdbov, count: _pointer.pointee.packets_by_level_cdbov_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var ssrcByCaptureOffsetNs: [Int64: UInt32] {
         get {
-            var map: [Int64: UInt32] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) {
-                map[NanopbField.scalar(entry.key, 0)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, 0), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_SsrcByCaptureOffsetNsEntry_msg, replacing: _pointer.pointee.ssrc_by_capture_offset_ns, count: _pointer.pointee.ssrc_by_capture_offset_ns_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.ssrc_by_capture_offset_ns, _pointer.pointee.ssrc_by_capture_offset_ns_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_SsrcByCaptureOffsetNsEntry_msg, replacing: _pointer.pointee.ssrc_by_capture_offset_ns, count: _pointer.pointee.ssrc_by_capture_offset_ns_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var bytesByRetransmitted: [Bool: UInt64] {
         get {
-            var map: [Bool: UInt64] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) {
-                map[NanopbField.scalar(entry.key, false)] = NanopbField.scalar(entry.value, 0)
+            NanopbField.map(_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) { entry in
+                (NanopbField.scalar(entry.pointee.key, false), NanopbField.scalar(entry.pointee.value, 0))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { !$0.key && $1.key }
-            (_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_BytesByRetransmittedEntry_msg, replacing: _pointer.pointee.bytes_by_retransmitted, count: _pointer.pointee.bytes_by_retransmitted_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(entries[index].key, replacing: nil, omitting: nil)
-                entry.pointee.value = NanopbField.storing(entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.bytes_by_retransmitted, _pointer.pointee.bytes_by_retransmitted_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_BytesByRetransmittedEntry_msg, replacing: _pointer.pointee.bytes_by_retransmitted, count: _pointer.pointee.bytes_by_retransmitted_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(key, replacing: nil, omitting: nil)
+                entry.pointee.value = NanopbField.storing(value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var qualityByPeer: [String: Rtm_ConnectionQuality] {
         get {
-            var map: [String: Rtm_ConnectionQuality] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.enumeration(entry.value, Rtm_ConnectionQuality(rawValue: 0))
+            NanopbField.map(_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.enumeration(entry.pointee.value, Rtm_ConnectionQuality(rawValue: 0)))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_QualityByPeerEntry_msg, replacing: _pointer.pointee.quality_by_peer, count: _pointer.pointee.quality_by_peer_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(enumeration: entries[index].value, replacing: nil, omitting: nil)
+            (_pointer.pointee.quality_by_peer, _pointer.pointee.quality_by_peer_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_QualityByPeerEntry_msg, replacing: _pointer.pointee.quality_by_peer, count: _pointer.pointee.quality_by_peer_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(enumeration: value, replacing: nil, omitting: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }
     }
     public var histograms: [String: Rtm_Histogram] {
         get {
-            var map: [String: Rtm_Histogram] = [:]
-            for entry in NanopbField.entries(_pointer.pointee.histograms, _pointer.pointee.histograms_count) {
-                map[NanopbField.string(entry.key, "")] = NanopbField.copy(entry.value)
+            NanopbField.map(_pointer.pointee.histograms, _pointer.pointee.histograms_count) { entry in
+                (NanopbField.string(entry.pointee.key, ""), NanopbField.copy(entry.pointee.value))
             }
-            return map
         }
         set {
-            let entries = newValue.sorted { $0.key < $1.key }
-            (_pointer.pointee.histograms, _pointer.pointee.histograms_count) = NanopbField.storing(entries: entries.count, descriptor: rtm_StatsSnapshot_HistogramsEntry_msg, replacing: _pointer.pointee.histograms, count: _pointer.pointee.histograms_count) { index, entry in
-                entry.pointee.key = NanopbField.storing(string: entries[index].key, replacing: nil, omitEmpty: false)
-                entry.pointee.value = NanopbField.storing(message: entries[index].value, replacing: nil)
+            (_pointer.pointee.histograms, _pointer.pointee.histograms_count) = NanopbField.storing(map: newValue, descriptor: rtm_StatsSnapshot_HistogramsEntry_msg, replacing: _pointer.pointee.histograms, count: _pointer.pointee.histograms_count) { key, value, entry in
+                entry.pointee.key = NanopbField.storing(string: key, replacing: nil, omitEmpty: false)
+                entry.pointee.value = NanopbField.storing(message: value, replacing: nil)
                 return entry.pointee.key != nil && entry.pointee.value != nil
             }
         }

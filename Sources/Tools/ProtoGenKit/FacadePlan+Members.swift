@@ -112,7 +112,7 @@ extension FacadePlan {
         if let entry = field.typeName.flatMap(schema.message), entry.isMapEntry, field.isRepeated {
             let key = entry.mapKey!, mapValue = entry.mapValue!
             shape = .map(key: valueKind(key, in: entry), value: valueKind(mapValue, in: entry),
-                         entryCName: cTypeName(entry.fullName), keyIsBool: key.type == .bool)
+                         entryCName: cTypeName(entry.fullName))
         } else if field.isRepeated {
             shape = .repeated
         } else if let (index, _) = realOneof(of: field, in: message) {

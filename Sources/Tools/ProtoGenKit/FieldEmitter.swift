@@ -13,21 +13,20 @@ struct FieldEmitter {
         let read: [String]
         let write: [String]
         switch plan.shape {
-        case let .map(key, value, entryCName, keyIsBool):
+        case let .map(key, value, entryCName):
             type = "[\(key.swiftType): \(value.swiftType)]"
+            // The dictionary is built and sorted by the runtime (once per binary, not per field);
+            // the facade only reads or writes one entry's members.
             read = [
-                "var map: \(type) = [:]",
-                "for entry in NanopbField.entries(\(slot), \(count)) {",
-                "    map[\(key.read("entry.key", builder: builder))] = " + value.read("entry.value", builder: builder),
+                "NanopbField.map(\(slot), \(count)) { entry in",
+                "    (\(key.read("entry.pointee.key", builder: builder)), \(value.read("entry.pointee.value", builder: builder)))",
                 "}",
-                "return map",
             ]
-            // Entries are written in key order, so equal dictionaries encode to equal bytes.
+            // Entries are written in key order (by the runtime), so equal dictionaries encode to equal bytes.
             write = [
-                "let entries = newValue.sorted \(keyIsBool ? "{ !$0.key && $1.key }" : "{ $0.key < $1.key }")",
-                "(\(slot), \(count)) = NanopbField.storing(entries: entries.count, descriptor: \(entryCName)_msg, replacing: \(slot), count: \(count)) { index, entry in",
-                "    entry.pointee.key = \(key.store("entries[index].key", replacing: "nil", omit: false))",
-                "    entry.pointee.value = \(value.store("entries[index].value", replacing: "nil", omit: false))",
+                "(\(slot), \(count)) = NanopbField.storing(map: newValue, descriptor: \(entryCName)_msg, replacing: \(slot), count: \(count)) { key, value, entry in",
+                "    entry.pointee.key = \(key.store("key", replacing: "nil", omit: false))",
+                "    entry.pointee.value = \(value.store("value", replacing: "nil", omit: false))",
                 "    return entry.pointee.key != nil && entry.pointee.value != nil",
                 "}",
             ]

@@ -81,7 +81,7 @@ struct FieldPlan {
         case singular(presence: Bool)
         case repeated
         /// A map: key and value kinds, the entry struct's C name (for its `_msg` descriptor).
-        case map(key: ValueKind, value: ValueKind, entryCName: String, keyIsBool: Bool)
+        case map(key: ValueKind, value: ValueKind, entryCName: String)
         /// A member of the real oneof at this index of the message's `oneofs`.
         case oneofMember(index: Int)
     }
