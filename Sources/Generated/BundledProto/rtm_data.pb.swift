@@ -90,62 +90,20 @@ extension Rtm_DataPacket {
         default: return nil
         }
     }
-    public var user: Rtm_UserPayload {
-        guard _pointer.pointee.which_value == 5 else { return Rtm_UserPayload() }
-        return _view(_pointer.pointee.value.user)
-    }
-    public var chat: Rtm_ChatMessage {
-        guard _pointer.pointee.which_value == 6 else { return Rtm_ChatMessage() }
-        return _view(_pointer.pointee.value.chat)
-    }
-    public var transcription: Rtm_Transcription {
-        guard _pointer.pointee.which_value == 7 else { return Rtm_Transcription() }
-        return _view(_pointer.pointee.value.transcription)
-    }
-    public var rpcRequest: Rtm_RpcRequest {
-        guard _pointer.pointee.which_value == 8 else { return Rtm_RpcRequest() }
-        return _view(_pointer.pointee.value.rpc_request)
-    }
-    public var rpcAck: Rtm_RpcAck {
-        guard _pointer.pointee.which_value == 9 else { return Rtm_RpcAck() }
-        return _view(_pointer.pointee.value.rpc_ack)
-    }
-    public var rpcResponse: Rtm_RpcResponse {
-        guard _pointer.pointee.which_value == 10 else { return Rtm_RpcResponse() }
-        return _view(_pointer.pointee.value.rpc_response)
-    }
-    public var streamHeader: Rtm_StreamHeader {
-        guard _pointer.pointee.which_value == 11 else { return Rtm_StreamHeader() }
-        return _view(_pointer.pointee.value.stream_header)
-    }
-    public var streamChunk: Rtm_StreamChunk {
-        guard _pointer.pointee.which_value == 12 else { return Rtm_StreamChunk() }
-        return _view(_pointer.pointee.value.stream_chunk)
-    }
-    public var streamTrailer: Rtm_StreamTrailer {
-        guard _pointer.pointee.which_value == 13 else { return Rtm_StreamTrailer() }
-        return _view(_pointer.pointee.value.stream_trailer)
-    }
-    public var metrics: Rtm_MetricsBatch {
-        guard _pointer.pointee.which_value == 14 else { return Rtm_MetricsBatch() }
-        return _view(_pointer.pointee.value.metrics)
-    }
-    public var cursor: Rtm_Cursor {
-        guard _pointer.pointee.which_value == 15 else { return Rtm_Cursor() }
-        return _view(_pointer.pointee.value.cursor)
-    }
-    public var reaction: Rtm_Reaction {
-        guard _pointer.pointee.which_value == 16 else { return Rtm_Reaction() }
-        return _view(_pointer.pointee.value.reaction)
-    }
-    public var dtmf: Rtm_SipDtmf {
-        guard _pointer.pointee.which_value == 17 else { return Rtm_SipDtmf() }
-        return _view(_pointer.pointee.value.dtmf)
-    }
-    public var topicTree: Rtm_Topic {
-        guard _pointer.pointee.which_value == 18 else { return Rtm_Topic() }
-        return _view(_pointer.pointee.value.topic_tree)
-    }
+    public var user: Rtm_UserPayload { _view(_pointer.pointee.which_value == 5 ? _pointer.pointee.value.user : nil) }
+    public var chat: Rtm_ChatMessage { _view(_pointer.pointee.which_value == 6 ? _pointer.pointee.value.chat : nil) }
+    public var transcription: Rtm_Transcription { _view(_pointer.pointee.which_value == 7 ? _pointer.pointee.value.transcription : nil) }
+    public var rpcRequest: Rtm_RpcRequest { _view(_pointer.pointee.which_value == 8 ? _pointer.pointee.value.rpc_request : nil) }
+    public var rpcAck: Rtm_RpcAck { _view(_pointer.pointee.which_value == 9 ? _pointer.pointee.value.rpc_ack : nil) }
+    public var rpcResponse: Rtm_RpcResponse { _view(_pointer.pointee.which_value == 10 ? _pointer.pointee.value.rpc_response : nil) }
+    public var streamHeader: Rtm_StreamHeader { _view(_pointer.pointee.which_value == 11 ? _pointer.pointee.value.stream_header : nil) }
+    public var streamChunk: Rtm_StreamChunk { _view(_pointer.pointee.which_value == 12 ? _pointer.pointee.value.stream_chunk : nil) }
+    public var streamTrailer: Rtm_StreamTrailer { _view(_pointer.pointee.which_value == 13 ? _pointer.pointee.value.stream_trailer : nil) }
+    public var metrics: Rtm_MetricsBatch { _view(_pointer.pointee.which_value == 14 ? _pointer.pointee.value.metrics : nil) }
+    public var cursor: Rtm_Cursor { _view(_pointer.pointee.which_value == 15 ? _pointer.pointee.value.cursor : nil) }
+    public var reaction: Rtm_Reaction { _view(_pointer.pointee.which_value == 16 ? _pointer.pointee.value.reaction : nil) }
+    public var dtmf: Rtm_SipDtmf { _view(_pointer.pointee.which_value == 17 ? _pointer.pointee.value.dtmf : nil) }
+    public var topicTree: Rtm_Topic { _view(_pointer.pointee.which_value == 18 ? _pointer.pointee.value.topic_tree : nil) }
     public var opaque: [UInt8] {
         guard _pointer.pointee.which_value == 2047 else { return [] }
         return NanopbField.bytes(_pointer.pointee.value.opaque, [])
@@ -320,127 +278,85 @@ extension Rtm_DataPacket.Builder {
         }
     }
     public var user: Rtm_UserPayload {
-        get {
-            guard _pointer.pointee.which_value == 5 else { return Rtm_UserPayload() }
-            return NanopbField.copy(_pointer.pointee.value.user)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 5 ? _pointer.pointee.value.user : nil) }
         set {
             self.value = .user(consume newValue)
         }
     }
     public var chat: Rtm_ChatMessage {
-        get {
-            guard _pointer.pointee.which_value == 6 else { return Rtm_ChatMessage() }
-            return NanopbField.copy(_pointer.pointee.value.chat)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 6 ? _pointer.pointee.value.chat : nil) }
         set {
             self.value = .chat(consume newValue)
         }
     }
     public var transcription: Rtm_Transcription {
-        get {
-            guard _pointer.pointee.which_value == 7 else { return Rtm_Transcription() }
-            return NanopbField.copy(_pointer.pointee.value.transcription)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 7 ? _pointer.pointee.value.transcription : nil) }
         set {
             self.value = .transcription(consume newValue)
         }
     }
     public var rpcRequest: Rtm_RpcRequest {
-        get {
-            guard _pointer.pointee.which_value == 8 else { return Rtm_RpcRequest() }
-            return NanopbField.copy(_pointer.pointee.value.rpc_request)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 8 ? _pointer.pointee.value.rpc_request : nil) }
         set {
             self.value = .rpcRequest(consume newValue)
         }
     }
     public var rpcAck: Rtm_RpcAck {
-        get {
-            guard _pointer.pointee.which_value == 9 else { return Rtm_RpcAck() }
-            return NanopbField.copy(_pointer.pointee.value.rpc_ack)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 9 ? _pointer.pointee.value.rpc_ack : nil) }
         set {
             self.value = .rpcAck(consume newValue)
         }
     }
     public var rpcResponse: Rtm_RpcResponse {
-        get {
-            guard _pointer.pointee.which_value == 10 else { return Rtm_RpcResponse() }
-            return NanopbField.copy(_pointer.pointee.value.rpc_response)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 10 ? _pointer.pointee.value.rpc_response : nil) }
         set {
             self.value = .rpcResponse(consume newValue)
         }
     }
     public var streamHeader: Rtm_StreamHeader {
-        get {
-            guard _pointer.pointee.which_value == 11 else { return Rtm_StreamHeader() }
-            return NanopbField.copy(_pointer.pointee.value.stream_header)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 11 ? _pointer.pointee.value.stream_header : nil) }
         set {
             self.value = .streamHeader(consume newValue)
         }
     }
     public var streamChunk: Rtm_StreamChunk {
-        get {
-            guard _pointer.pointee.which_value == 12 else { return Rtm_StreamChunk() }
-            return NanopbField.copy(_pointer.pointee.value.stream_chunk)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 12 ? _pointer.pointee.value.stream_chunk : nil) }
         set {
             self.value = .streamChunk(consume newValue)
         }
     }
     public var streamTrailer: Rtm_StreamTrailer {
-        get {
-            guard _pointer.pointee.which_value == 13 else { return Rtm_StreamTrailer() }
-            return NanopbField.copy(_pointer.pointee.value.stream_trailer)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 13 ? _pointer.pointee.value.stream_trailer : nil) }
         set {
             self.value = .streamTrailer(consume newValue)
         }
     }
     public var metrics: Rtm_MetricsBatch {
-        get {
-            guard _pointer.pointee.which_value == 14 else { return Rtm_MetricsBatch() }
-            return NanopbField.copy(_pointer.pointee.value.metrics)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 14 ? _pointer.pointee.value.metrics : nil) }
         set {
             self.value = .metrics(consume newValue)
         }
     }
     public var cursor: Rtm_Cursor {
-        get {
-            guard _pointer.pointee.which_value == 15 else { return Rtm_Cursor() }
-            return NanopbField.copy(_pointer.pointee.value.cursor)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 15 ? _pointer.pointee.value.cursor : nil) }
         set {
             self.value = .cursor(consume newValue)
         }
     }
     public var reaction: Rtm_Reaction {
-        get {
-            guard _pointer.pointee.which_value == 16 else { return Rtm_Reaction() }
-            return NanopbField.copy(_pointer.pointee.value.reaction)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 16 ? _pointer.pointee.value.reaction : nil) }
         set {
             self.value = .reaction(consume newValue)
         }
     }
     public var dtmf: Rtm_SipDtmf {
-        get {
-            guard _pointer.pointee.which_value == 17 else { return Rtm_SipDtmf() }
-            return NanopbField.copy(_pointer.pointee.value.dtmf)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 17 ? _pointer.pointee.value.dtmf : nil) }
         set {
             self.value = .dtmf(consume newValue)
         }
     }
     public var topicTree: Rtm_Topic {
-        get {
-            guard _pointer.pointee.which_value == 18 else { return Rtm_Topic() }
-            return NanopbField.copy(_pointer.pointee.value.topic_tree)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 18 ? _pointer.pointee.value.topic_tree : nil) }
         set {
             self.value = .topicTree(consume newValue)
         }
@@ -865,10 +781,7 @@ extension Rtm_RpcResponse {
         guard _pointer.pointee.which_result == 2 else { return [] }
         return NanopbField.bytes(_pointer.pointee.result.payload, [])
     }
-    public var error: Rtm_Error {
-        guard _pointer.pointee.which_result == 3 else { return Rtm_Error() }
-        return _view(_pointer.pointee.result.error)
-    }
+    public var error: Rtm_Error { _view(_pointer.pointee.which_result == 3 ? _pointer.pointee.result.error : nil) }
 }
 
 extension Rtm_RpcResponse.Builder {
@@ -914,10 +827,7 @@ extension Rtm_RpcResponse.Builder {
         }
     }
     public var error: Rtm_Error {
-        get {
-            guard _pointer.pointee.which_result == 3 else { return Rtm_Error() }
-            return NanopbField.copy(_pointer.pointee.result.error)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_result == 3 ? _pointer.pointee.result.error : nil) }
         set {
             self.result = .error(consume newValue)
         }
@@ -958,14 +868,8 @@ extension Rtm_StreamHeader {
         default: return nil
         }
     }
-    public var text: Rtm_StreamHeader_TextHeader {
-        guard _pointer.pointee.which_content == 7 else { return Rtm_StreamHeader_TextHeader() }
-        return _view(_pointer.pointee.content.text)
-    }
-    public var file: Rtm_StreamHeader_FileHeader {
-        guard _pointer.pointee.which_content == 8 else { return Rtm_StreamHeader_FileHeader() }
-        return _view(_pointer.pointee.content.file)
-    }
+    public var text: Rtm_StreamHeader_TextHeader { _view(_pointer.pointee.which_content == 7 ? _pointer.pointee.content.text : nil) }
+    public var file: Rtm_StreamHeader_FileHeader { _view(_pointer.pointee.which_content == 8 ? _pointer.pointee.content.file : nil) }
 }
 
 extension Rtm_StreamHeader.Builder {
@@ -1044,19 +948,13 @@ extension Rtm_StreamHeader.Builder {
         }
     }
     public var text: Rtm_StreamHeader_TextHeader {
-        get {
-            guard _pointer.pointee.which_content == 7 else { return Rtm_StreamHeader_TextHeader() }
-            return NanopbField.copy(_pointer.pointee.content.text)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_content == 7 ? _pointer.pointee.content.text : nil) }
         set {
             self.content = .text(consume newValue)
         }
     }
     public var file: Rtm_StreamHeader_FileHeader {
-        get {
-            guard _pointer.pointee.which_content == 8 else { return Rtm_StreamHeader_FileHeader() }
-            return NanopbField.copy(_pointer.pointee.content.file)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_content == 8 ? _pointer.pointee.content.file : nil) }
         set {
             self.content = .file(consume newValue)
         }

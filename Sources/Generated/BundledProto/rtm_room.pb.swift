@@ -977,10 +977,7 @@ extension Rtm_Recording {
         default: return nil
         }
     }
-    public var composite: Rtm_Room_Layout {
-        guard _pointer.pointee.which_source == 7 else { return Rtm_Room_Layout() }
-        return _view(_pointer.pointee.source.composite)
-    }
+    public var composite: Rtm_Room_Layout { _view(_pointer.pointee.which_source == 7 ? _pointer.pointee.source.composite : nil) }
     public var trackSid: String {
         guard _pointer.pointee.which_source == 8 else { return "" }
         return NanopbField.string(_pointer.pointee.source.track_sid, "")
@@ -989,10 +986,7 @@ extension Rtm_Recording {
         guard _pointer.pointee.which_source == 9 else { return "" }
         return NanopbField.string(_pointer.pointee.source.participant_identity, "")
     }
-    public var trackPair: Rtm_Recording_TrackPair {
-        guard _pointer.pointee.which_source == 10 else { return Rtm_Recording_TrackPair() }
-        return _view(_pointer.pointee.source.track_pair)
-    }
+    public var trackPair: Rtm_Recording_TrackPair { _view(_pointer.pointee.which_source == 10 ? _pointer.pointee.source.track_pair : nil) }
     public var output: Rtm_Recording_OneOf_Output? {
         switch _pointer.pointee.which_output {
         case 11: return .file(_view(_pointer.pointee.output.file))
@@ -1002,22 +996,10 @@ extension Rtm_Recording {
         default: return nil
         }
     }
-    public var file: Rtm_Recording_FileOutput {
-        guard _pointer.pointee.which_output == 11 else { return Rtm_Recording_FileOutput() }
-        return _view(_pointer.pointee.output.file)
-    }
-    public var segments: Rtm_Recording_SegmentOutput {
-        guard _pointer.pointee.which_output == 12 else { return Rtm_Recording_SegmentOutput() }
-        return _view(_pointer.pointee.output.segments)
-    }
-    public var stream: Rtm_Recording_StreamOutput {
-        guard _pointer.pointee.which_output == 13 else { return Rtm_Recording_StreamOutput() }
-        return _view(_pointer.pointee.output.stream)
-    }
-    public var images: Rtm_Recording_ImageOutput {
-        guard _pointer.pointee.which_output == 14 else { return Rtm_Recording_ImageOutput() }
-        return _view(_pointer.pointee.output.images)
-    }
+    public var file: Rtm_Recording_FileOutput { _view(_pointer.pointee.which_output == 11 ? _pointer.pointee.output.file : nil) }
+    public var segments: Rtm_Recording_SegmentOutput { _view(_pointer.pointee.which_output == 12 ? _pointer.pointee.output.segments : nil) }
+    public var stream: Rtm_Recording_StreamOutput { _view(_pointer.pointee.which_output == 13 ? _pointer.pointee.output.stream : nil) }
+    public var images: Rtm_Recording_ImageOutput { _view(_pointer.pointee.which_output == 14 ? _pointer.pointee.output.images : nil) }
 }
 
 extension Rtm_Recording.Builder {
@@ -1100,10 +1082,7 @@ extension Rtm_Recording.Builder {
         }
     }
     public var composite: Rtm_Room_Layout {
-        get {
-            guard _pointer.pointee.which_source == 7 else { return Rtm_Room_Layout() }
-            return NanopbField.copy(_pointer.pointee.source.composite)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_source == 7 ? _pointer.pointee.source.composite : nil) }
         set {
             self.source = .composite(consume newValue)
         }
@@ -1127,10 +1106,7 @@ extension Rtm_Recording.Builder {
         }
     }
     public var trackPair: Rtm_Recording_TrackPair {
-        get {
-            guard _pointer.pointee.which_source == 10 else { return Rtm_Recording_TrackPair() }
-            return NanopbField.copy(_pointer.pointee.source.track_pair)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_source == 10 ? _pointer.pointee.source.track_pair : nil) }
         set {
             self.source = .trackPair(consume newValue)
         }
@@ -1172,37 +1148,25 @@ extension Rtm_Recording.Builder {
         }
     }
     public var file: Rtm_Recording_FileOutput {
-        get {
-            guard _pointer.pointee.which_output == 11 else { return Rtm_Recording_FileOutput() }
-            return NanopbField.copy(_pointer.pointee.output.file)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_output == 11 ? _pointer.pointee.output.file : nil) }
         set {
             self.output = .file(consume newValue)
         }
     }
     public var segments: Rtm_Recording_SegmentOutput {
-        get {
-            guard _pointer.pointee.which_output == 12 else { return Rtm_Recording_SegmentOutput() }
-            return NanopbField.copy(_pointer.pointee.output.segments)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_output == 12 ? _pointer.pointee.output.segments : nil) }
         set {
             self.output = .segments(consume newValue)
         }
     }
     public var stream: Rtm_Recording_StreamOutput {
-        get {
-            guard _pointer.pointee.which_output == 13 else { return Rtm_Recording_StreamOutput() }
-            return NanopbField.copy(_pointer.pointee.output.stream)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_output == 13 ? _pointer.pointee.output.stream : nil) }
         set {
             self.output = .stream(consume newValue)
         }
     }
     public var images: Rtm_Recording_ImageOutput {
-        get {
-            guard _pointer.pointee.which_output == 14 else { return Rtm_Recording_ImageOutput() }
-            return NanopbField.copy(_pointer.pointee.output.images)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_output == 14 ? _pointer.pointee.output.images : nil) }
         set {
             self.output = .images(consume newValue)
         }

@@ -103,62 +103,20 @@ extension Rtm_ClientMessage {
         default: return nil
         }
     }
-    public var join: Rtm_Join {
-        guard _pointer.pointee.which_body == 2 else { return Rtm_Join() }
-        return _view(_pointer.pointee.body.join)
-    }
-    public var description_p: Rtm_SessionDescription {
-        guard _pointer.pointee.which_body == 3 else { return Rtm_SessionDescription() }
-        return _view(_pointer.pointee.body.description)
-    }
-    public var candidate: Rtm_IceCandidate {
-        guard _pointer.pointee.which_body == 4 else { return Rtm_IceCandidate() }
-        return _view(_pointer.pointee.body.candidate)
-    }
-    public var publish: Rtm_PublishTrack {
-        guard _pointer.pointee.which_body == 5 else { return Rtm_PublishTrack() }
-        return _view(_pointer.pointee.body.publish)
-    }
-    public var unpublish: Rtm_UnpublishTrack {
-        guard _pointer.pointee.which_body == 6 else { return Rtm_UnpublishTrack() }
-        return _view(_pointer.pointee.body.unpublish)
-    }
-    public var mute: Rtm_SetMuted {
-        guard _pointer.pointee.which_body == 7 else { return Rtm_SetMuted() }
-        return _view(_pointer.pointee.body.mute)
-    }
-    public var subscription: Rtm_UpdateSubscription {
-        guard _pointer.pointee.which_body == 8 else { return Rtm_UpdateSubscription() }
-        return _view(_pointer.pointee.body.subscription)
-    }
-    public var preferredLayer: Rtm_SetPreferredLayer {
-        guard _pointer.pointee.which_body == 9 else { return Rtm_SetPreferredLayer() }
-        return _view(_pointer.pointee.body.preferred_layer)
-    }
-    public var presence: Rtm_UpdatePresence {
-        guard _pointer.pointee.which_body == 10 else { return Rtm_UpdatePresence() }
-        return _view(_pointer.pointee.body.presence)
-    }
-    public var leave: Rtm_Leave {
-        guard _pointer.pointee.which_body == 11 else { return Rtm_Leave() }
-        return _view(_pointer.pointee.body.leave)
-    }
-    public var ping: Rtm_Ping {
-        guard _pointer.pointee.which_body == 12 else { return Rtm_Ping() }
-        return _view(_pointer.pointee.body.ping)
-    }
-    public var resume: Rtm_Resume {
-        guard _pointer.pointee.which_body == 13 else { return Rtm_Resume() }
-        return _view(_pointer.pointee.body.resume)
-    }
-    public var moderation: Rtm_ModerationAction {
-        guard _pointer.pointee.which_body == 14 else { return Rtm_ModerationAction() }
-        return _view(_pointer.pointee.body.moderation)
-    }
-    public var legacyJoin: Rtm_LegacyJoinRequest {
-        guard _pointer.pointee.which_body == 15 else { return Rtm_LegacyJoinRequest() }
-        return _view(_pointer.pointee.body.legacy_join)
-    }
+    public var join: Rtm_Join { _view(_pointer.pointee.which_body == 2 ? _pointer.pointee.body.join : nil) }
+    public var description_p: Rtm_SessionDescription { _view(_pointer.pointee.which_body == 3 ? _pointer.pointee.body.description : nil) }
+    public var candidate: Rtm_IceCandidate { _view(_pointer.pointee.which_body == 4 ? _pointer.pointee.body.candidate : nil) }
+    public var publish: Rtm_PublishTrack { _view(_pointer.pointee.which_body == 5 ? _pointer.pointee.body.publish : nil) }
+    public var unpublish: Rtm_UnpublishTrack { _view(_pointer.pointee.which_body == 6 ? _pointer.pointee.body.unpublish : nil) }
+    public var mute: Rtm_SetMuted { _view(_pointer.pointee.which_body == 7 ? _pointer.pointee.body.mute : nil) }
+    public var subscription: Rtm_UpdateSubscription { _view(_pointer.pointee.which_body == 8 ? _pointer.pointee.body.subscription : nil) }
+    public var preferredLayer: Rtm_SetPreferredLayer { _view(_pointer.pointee.which_body == 9 ? _pointer.pointee.body.preferred_layer : nil) }
+    public var presence: Rtm_UpdatePresence { _view(_pointer.pointee.which_body == 10 ? _pointer.pointee.body.presence : nil) }
+    public var leave: Rtm_Leave { _view(_pointer.pointee.which_body == 11 ? _pointer.pointee.body.leave : nil) }
+    public var ping: Rtm_Ping { _view(_pointer.pointee.which_body == 12 ? _pointer.pointee.body.ping : nil) }
+    public var resume: Rtm_Resume { _view(_pointer.pointee.which_body == 13 ? _pointer.pointee.body.resume : nil) }
+    public var moderation: Rtm_ModerationAction { _view(_pointer.pointee.which_body == 14 ? _pointer.pointee.body.moderation : nil) }
+    public var legacyJoin: Rtm_LegacyJoinRequest { _view(_pointer.pointee.which_body == 15 ? _pointer.pointee.body.legacy_join : nil) }
 }
 
 extension Rtm_ClientMessage.Builder {
@@ -255,127 +213,85 @@ extension Rtm_ClientMessage.Builder {
         }
     }
     public var join: Rtm_Join {
-        get {
-            guard _pointer.pointee.which_body == 2 else { return Rtm_Join() }
-            return NanopbField.copy(_pointer.pointee.body.join)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 2 ? _pointer.pointee.body.join : nil) }
         set {
             self.body = .join(consume newValue)
         }
     }
     public var description_p: Rtm_SessionDescription {
-        get {
-            guard _pointer.pointee.which_body == 3 else { return Rtm_SessionDescription() }
-            return NanopbField.copy(_pointer.pointee.body.description)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 3 ? _pointer.pointee.body.description : nil) }
         set {
             self.body = .description_(consume newValue)
         }
     }
     public var candidate: Rtm_IceCandidate {
-        get {
-            guard _pointer.pointee.which_body == 4 else { return Rtm_IceCandidate() }
-            return NanopbField.copy(_pointer.pointee.body.candidate)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 4 ? _pointer.pointee.body.candidate : nil) }
         set {
             self.body = .candidate(consume newValue)
         }
     }
     public var publish: Rtm_PublishTrack {
-        get {
-            guard _pointer.pointee.which_body == 5 else { return Rtm_PublishTrack() }
-            return NanopbField.copy(_pointer.pointee.body.publish)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 5 ? _pointer.pointee.body.publish : nil) }
         set {
             self.body = .publish(consume newValue)
         }
     }
     public var unpublish: Rtm_UnpublishTrack {
-        get {
-            guard _pointer.pointee.which_body == 6 else { return Rtm_UnpublishTrack() }
-            return NanopbField.copy(_pointer.pointee.body.unpublish)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 6 ? _pointer.pointee.body.unpublish : nil) }
         set {
             self.body = .unpublish(consume newValue)
         }
     }
     public var mute: Rtm_SetMuted {
-        get {
-            guard _pointer.pointee.which_body == 7 else { return Rtm_SetMuted() }
-            return NanopbField.copy(_pointer.pointee.body.mute)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 7 ? _pointer.pointee.body.mute : nil) }
         set {
             self.body = .mute(consume newValue)
         }
     }
     public var subscription: Rtm_UpdateSubscription {
-        get {
-            guard _pointer.pointee.which_body == 8 else { return Rtm_UpdateSubscription() }
-            return NanopbField.copy(_pointer.pointee.body.subscription)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 8 ? _pointer.pointee.body.subscription : nil) }
         set {
             self.body = .subscription(consume newValue)
         }
     }
     public var preferredLayer: Rtm_SetPreferredLayer {
-        get {
-            guard _pointer.pointee.which_body == 9 else { return Rtm_SetPreferredLayer() }
-            return NanopbField.copy(_pointer.pointee.body.preferred_layer)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 9 ? _pointer.pointee.body.preferred_layer : nil) }
         set {
             self.body = .preferredLayer(consume newValue)
         }
     }
     public var presence: Rtm_UpdatePresence {
-        get {
-            guard _pointer.pointee.which_body == 10 else { return Rtm_UpdatePresence() }
-            return NanopbField.copy(_pointer.pointee.body.presence)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 10 ? _pointer.pointee.body.presence : nil) }
         set {
             self.body = .presence(consume newValue)
         }
     }
     public var leave: Rtm_Leave {
-        get {
-            guard _pointer.pointee.which_body == 11 else { return Rtm_Leave() }
-            return NanopbField.copy(_pointer.pointee.body.leave)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 11 ? _pointer.pointee.body.leave : nil) }
         set {
             self.body = .leave(consume newValue)
         }
     }
     public var ping: Rtm_Ping {
-        get {
-            guard _pointer.pointee.which_body == 12 else { return Rtm_Ping() }
-            return NanopbField.copy(_pointer.pointee.body.ping)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 12 ? _pointer.pointee.body.ping : nil) }
         set {
             self.body = .ping(consume newValue)
         }
     }
     public var resume: Rtm_Resume {
-        get {
-            guard _pointer.pointee.which_body == 13 else { return Rtm_Resume() }
-            return NanopbField.copy(_pointer.pointee.body.resume)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 13 ? _pointer.pointee.body.resume : nil) }
         set {
             self.body = .resume(consume newValue)
         }
     }
     public var moderation: Rtm_ModerationAction {
-        get {
-            guard _pointer.pointee.which_body == 14 else { return Rtm_ModerationAction() }
-            return NanopbField.copy(_pointer.pointee.body.moderation)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 14 ? _pointer.pointee.body.moderation : nil) }
         set {
             self.body = .moderation(consume newValue)
         }
     }
     public var legacyJoin: Rtm_LegacyJoinRequest {
-        get {
-            guard _pointer.pointee.which_body == 15 else { return Rtm_LegacyJoinRequest() }
-            return NanopbField.copy(_pointer.pointee.body.legacy_join)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 15 ? _pointer.pointee.body.legacy_join : nil) }
         set {
             self.body = .legacyJoin(consume newValue)
         }
@@ -434,70 +350,25 @@ extension Rtm_ServerMessage {
         default: return nil
         }
     }
-    public var joined: Rtm_Joined {
-        guard _pointer.pointee.which_body == 2 else { return Rtm_Joined() }
-        return _view(_pointer.pointee.body.joined)
-    }
-    public var description_p: Rtm_SessionDescription {
-        guard _pointer.pointee.which_body == 3 else { return Rtm_SessionDescription() }
-        return _view(_pointer.pointee.body.description)
-    }
-    public var candidate: Rtm_IceCandidate {
-        guard _pointer.pointee.which_body == 4 else { return Rtm_IceCandidate() }
-        return _view(_pointer.pointee.body.candidate)
-    }
-    public var trackPublished: Rtm_TrackPublished {
-        guard _pointer.pointee.which_body == 5 else { return Rtm_TrackPublished() }
-        return _view(_pointer.pointee.body.track_published)
-    }
-    public var trackUnpublished: Rtm_TrackUnpublished {
-        guard _pointer.pointee.which_body == 6 else { return Rtm_TrackUnpublished() }
-        return _view(_pointer.pointee.body.track_unpublished)
-    }
-    public var participants: Rtm_ParticipantsChanged {
-        guard _pointer.pointee.which_body == 7 else { return Rtm_ParticipantsChanged() }
-        return _view(_pointer.pointee.body.participants)
-    }
-    public var speakers: Rtm_SpeakersChanged {
-        guard _pointer.pointee.which_body == 8 else { return Rtm_SpeakersChanged() }
-        return _view(_pointer.pointee.body.speakers)
-    }
-    public var quality: Rtm_QualityChanged {
-        guard _pointer.pointee.which_body == 9 else { return Rtm_QualityChanged() }
-        return _view(_pointer.pointee.body.quality)
-    }
-    public var allocation: Rtm_LayerAllocation {
-        guard _pointer.pointee.which_body == 10 else { return Rtm_LayerAllocation() }
-        return _view(_pointer.pointee.body.allocation)
-    }
-    public var room: Rtm_Room {
-        guard _pointer.pointee.which_body == 11 else { return Rtm_Room() }
-        return _view(_pointer.pointee.body.room)
-    }
-    public var error: Rtm_Error {
-        guard _pointer.pointee.which_body == 12 else { return Rtm_Error() }
-        return _view(_pointer.pointee.body.error)
-    }
-    public var pong: Rtm_Pong {
-        guard _pointer.pointee.which_body == 13 else { return Rtm_Pong() }
-        return _view(_pointer.pointee.body.pong)
-    }
+    public var joined: Rtm_Joined { _view(_pointer.pointee.which_body == 2 ? _pointer.pointee.body.joined : nil) }
+    public var description_p: Rtm_SessionDescription { _view(_pointer.pointee.which_body == 3 ? _pointer.pointee.body.description : nil) }
+    public var candidate: Rtm_IceCandidate { _view(_pointer.pointee.which_body == 4 ? _pointer.pointee.body.candidate : nil) }
+    public var trackPublished: Rtm_TrackPublished { _view(_pointer.pointee.which_body == 5 ? _pointer.pointee.body.track_published : nil) }
+    public var trackUnpublished: Rtm_TrackUnpublished { _view(_pointer.pointee.which_body == 6 ? _pointer.pointee.body.track_unpublished : nil) }
+    public var participants: Rtm_ParticipantsChanged { _view(_pointer.pointee.which_body == 7 ? _pointer.pointee.body.participants : nil) }
+    public var speakers: Rtm_SpeakersChanged { _view(_pointer.pointee.which_body == 8 ? _pointer.pointee.body.speakers : nil) }
+    public var quality: Rtm_QualityChanged { _view(_pointer.pointee.which_body == 9 ? _pointer.pointee.body.quality : nil) }
+    public var allocation: Rtm_LayerAllocation { _view(_pointer.pointee.which_body == 10 ? _pointer.pointee.body.allocation : nil) }
+    public var room: Rtm_Room { _view(_pointer.pointee.which_body == 11 ? _pointer.pointee.body.room : nil) }
+    public var error: Rtm_Error { _view(_pointer.pointee.which_body == 12 ? _pointer.pointee.body.error : nil) }
+    public var pong: Rtm_Pong { _view(_pointer.pointee.which_body == 13 ? _pointer.pointee.body.pong : nil) }
     public var refreshedToken: String {
         guard _pointer.pointee.which_body == 14 else { return "" }
         return NanopbField.string(_pointer.pointee.body.refreshed_token, "")
     }
-    public var leave: Rtm_Leave {
-        guard _pointer.pointee.which_body == 15 else { return Rtm_Leave() }
-        return _view(_pointer.pointee.body.leave)
-    }
-    public var recording: Rtm_Recording {
-        guard _pointer.pointee.which_body == 16 else { return Rtm_Recording() }
-        return _view(_pointer.pointee.body.recording)
-    }
-    public var legacyJoined: Rtm_LegacyJoinResponse {
-        guard _pointer.pointee.which_body == 17 else { return Rtm_LegacyJoinResponse() }
-        return _view(_pointer.pointee.body.legacy_joined)
-    }
+    public var leave: Rtm_Leave { _view(_pointer.pointee.which_body == 15 ? _pointer.pointee.body.leave : nil) }
+    public var recording: Rtm_Recording { _view(_pointer.pointee.which_body == 16 ? _pointer.pointee.body.recording : nil) }
+    public var legacyJoined: Rtm_LegacyJoinResponse { _view(_pointer.pointee.which_body == 17 ? _pointer.pointee.body.legacy_joined : nil) }
 }
 
 extension Rtm_ServerMessage.Builder {
@@ -610,109 +481,73 @@ extension Rtm_ServerMessage.Builder {
         }
     }
     public var joined: Rtm_Joined {
-        get {
-            guard _pointer.pointee.which_body == 2 else { return Rtm_Joined() }
-            return NanopbField.copy(_pointer.pointee.body.joined)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 2 ? _pointer.pointee.body.joined : nil) }
         set {
             self.body = .joined(consume newValue)
         }
     }
     public var description_p: Rtm_SessionDescription {
-        get {
-            guard _pointer.pointee.which_body == 3 else { return Rtm_SessionDescription() }
-            return NanopbField.copy(_pointer.pointee.body.description)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 3 ? _pointer.pointee.body.description : nil) }
         set {
             self.body = .description_(consume newValue)
         }
     }
     public var candidate: Rtm_IceCandidate {
-        get {
-            guard _pointer.pointee.which_body == 4 else { return Rtm_IceCandidate() }
-            return NanopbField.copy(_pointer.pointee.body.candidate)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 4 ? _pointer.pointee.body.candidate : nil) }
         set {
             self.body = .candidate(consume newValue)
         }
     }
     public var trackPublished: Rtm_TrackPublished {
-        get {
-            guard _pointer.pointee.which_body == 5 else { return Rtm_TrackPublished() }
-            return NanopbField.copy(_pointer.pointee.body.track_published)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 5 ? _pointer.pointee.body.track_published : nil) }
         set {
             self.body = .trackPublished(consume newValue)
         }
     }
     public var trackUnpublished: Rtm_TrackUnpublished {
-        get {
-            guard _pointer.pointee.which_body == 6 else { return Rtm_TrackUnpublished() }
-            return NanopbField.copy(_pointer.pointee.body.track_unpublished)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 6 ? _pointer.pointee.body.track_unpublished : nil) }
         set {
             self.body = .trackUnpublished(consume newValue)
         }
     }
     public var participants: Rtm_ParticipantsChanged {
-        get {
-            guard _pointer.pointee.which_body == 7 else { return Rtm_ParticipantsChanged() }
-            return NanopbField.copy(_pointer.pointee.body.participants)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 7 ? _pointer.pointee.body.participants : nil) }
         set {
             self.body = .participants(consume newValue)
         }
     }
     public var speakers: Rtm_SpeakersChanged {
-        get {
-            guard _pointer.pointee.which_body == 8 else { return Rtm_SpeakersChanged() }
-            return NanopbField.copy(_pointer.pointee.body.speakers)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 8 ? _pointer.pointee.body.speakers : nil) }
         set {
             self.body = .speakers(consume newValue)
         }
     }
     public var quality: Rtm_QualityChanged {
-        get {
-            guard _pointer.pointee.which_body == 9 else { return Rtm_QualityChanged() }
-            return NanopbField.copy(_pointer.pointee.body.quality)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 9 ? _pointer.pointee.body.quality : nil) }
         set {
             self.body = .quality(consume newValue)
         }
     }
     public var allocation: Rtm_LayerAllocation {
-        get {
-            guard _pointer.pointee.which_body == 10 else { return Rtm_LayerAllocation() }
-            return NanopbField.copy(_pointer.pointee.body.allocation)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 10 ? _pointer.pointee.body.allocation : nil) }
         set {
             self.body = .allocation(consume newValue)
         }
     }
     public var room: Rtm_Room {
-        get {
-            guard _pointer.pointee.which_body == 11 else { return Rtm_Room() }
-            return NanopbField.copy(_pointer.pointee.body.room)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 11 ? _pointer.pointee.body.room : nil) }
         set {
             self.body = .room(consume newValue)
         }
     }
     public var error: Rtm_Error {
-        get {
-            guard _pointer.pointee.which_body == 12 else { return Rtm_Error() }
-            return NanopbField.copy(_pointer.pointee.body.error)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 12 ? _pointer.pointee.body.error : nil) }
         set {
             self.body = .error(consume newValue)
         }
     }
     public var pong: Rtm_Pong {
-        get {
-            guard _pointer.pointee.which_body == 13 else { return Rtm_Pong() }
-            return NanopbField.copy(_pointer.pointee.body.pong)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 13 ? _pointer.pointee.body.pong : nil) }
         set {
             self.body = .pong(consume newValue)
         }
@@ -727,28 +562,19 @@ extension Rtm_ServerMessage.Builder {
         }
     }
     public var leave: Rtm_Leave {
-        get {
-            guard _pointer.pointee.which_body == 15 else { return Rtm_Leave() }
-            return NanopbField.copy(_pointer.pointee.body.leave)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 15 ? _pointer.pointee.body.leave : nil) }
         set {
             self.body = .leave(consume newValue)
         }
     }
     public var recording: Rtm_Recording {
-        get {
-            guard _pointer.pointee.which_body == 16 else { return Rtm_Recording() }
-            return NanopbField.copy(_pointer.pointee.body.recording)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 16 ? _pointer.pointee.body.recording : nil) }
         set {
             self.body = .recording(consume newValue)
         }
     }
     public var legacyJoined: Rtm_LegacyJoinResponse {
-        get {
-            guard _pointer.pointee.which_body == 17 else { return Rtm_LegacyJoinResponse() }
-            return NanopbField.copy(_pointer.pointee.body.legacy_joined)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_body == 17 ? _pointer.pointee.body.legacy_joined : nil) }
         set {
             self.body = .legacyJoined(consume newValue)
         }
@@ -2059,10 +1885,7 @@ extension Rtm_ModerationAction {
         guard _pointer.pointee.which_action == 3 else { return "" }
         return NanopbField.string(_pointer.pointee.action.mute_track_sid, "")
     }
-    public var setPermission: Rtm_Permission {
-        guard _pointer.pointee.which_action == 4 else { return Rtm_Permission() }
-        return _view(_pointer.pointee.action.set_permission)
-    }
+    public var setPermission: Rtm_Permission { _view(_pointer.pointee.which_action == 4 ? _pointer.pointee.action.set_permission : nil) }
     public var banSeconds: UInt32 {
         guard _pointer.pointee.which_action == 5 else { return 0 }
         return NanopbField.scalar(_pointer.pointee.action.ban_seconds, 0)
@@ -2137,10 +1960,7 @@ extension Rtm_ModerationAction.Builder {
         }
     }
     public var setPermission: Rtm_Permission {
-        get {
-            guard _pointer.pointee.which_action == 4 else { return Rtm_Permission() }
-            return NanopbField.copy(_pointer.pointee.action.set_permission)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_action == 4 ? _pointer.pointee.action.set_permission : nil) }
         set {
             self.action = .setPermission(consume newValue)
         }

@@ -460,10 +460,7 @@ extension Rtm_MetricValue {
         guard _pointer.pointee.which_value == 8 else { return [] }
         return NanopbField.bytes(_pointer.pointee.value.blob, [])
     }
-    public var histogram: Rtm_Histogram {
-        guard _pointer.pointee.which_value == 9 else { return Rtm_Histogram() }
-        return _view(_pointer.pointee.value.histogram)
-    }
+    public var histogram: Rtm_Histogram { _view(_pointer.pointee.which_value == 9 ? _pointer.pointee.value.histogram : nil) }
 }
 
 extension Rtm_MetricValue.Builder {
@@ -601,10 +598,7 @@ extension Rtm_MetricValue.Builder {
         }
     }
     public var histogram: Rtm_Histogram {
-        get {
-            guard _pointer.pointee.which_value == 9 else { return Rtm_Histogram() }
-            return NanopbField.copy(_pointer.pointee.value.histogram)
-        }
+        get { NanopbField.copy(_pointer.pointee.which_value == 9 ? _pointer.pointee.value.histogram : nil) }
         set {
             self.value = .histogram(consume newValue)
         }

@@ -12,12 +12,6 @@ import CNanopb
 extension NanopbField {
     // MARK: Internals
 
-    /// Bitwise equality of two scalars (integers, bools, floats: no padding bytes). Equal to `==`
-    /// except for floats, where it tells -0.0 from 0 and compares NaNs by payload.
-    @usableFromInline static func sameBits<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafeBytes(of: a) { left in withUnsafeBytes(of: b) { right in left.elementsEqual(right) } }
-    }
-
     /// Offset of the data in a `pb_bytes_array_t` (C's offsetof(pb_bytes_array_t, bytes)).
     static let bytesOffset = MemoryLayout<pb_bytes_array_t>.offset(of: \pb_bytes_array_t.bytes)!
 
@@ -29,13 +23,18 @@ extension NanopbField {
 
     /// calloc'd (zeroed) storage for `count` values; nil (reported) on failure.
     @usableFromInline static func allocate<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
-        guard let memory = wp_pb_counted_calloc(Swift.max(count, 1), MemoryLayout<T>.stride) else {
-            NanopbDiagnostics.report("allocating \(count) x \(MemoryLayout<T>.stride) bytes", "out of memory")
-            return nil
-        }
         // SAFETY: fresh, zeroed, suitably aligned (malloc alignment covers every C field type);
         // zero is a valid bit pattern for every nanopb field type (NULL, 0, false).
-        return memory.bindMemory(to: T.self, capacity: Swift.max(count, 1))
+        allocate(count: count, stride: MemoryLayout<T>.stride)?.bindMemory(to: T.self, capacity: Swift.max(count, 1))
+    }
+
+    /// calloc'd (zeroed) storage for `count` elements of `stride` bytes; nil (reported) on failure.
+    @usableFromInline static func allocate(count: Int, stride: Int) -> UnsafeMutableRawPointer? {
+        guard let memory = wp_pb_counted_calloc(Swift.max(count, 1), stride) else {
+            NanopbDiagnostics.report("allocating \(count) x \(stride) bytes", "out of memory")
+            return nil
+        }
+        return memory
     }
 
     /// Allocates and fills the replacement first; frees the old array only once the new one is
@@ -112,9 +111,18 @@ extension NanopbField {
     /// Reads a C enum slot as Int32. Protobuf enum values fit in int32, so the C enum is int-sized
     /// on every ABI this runs on; other sizes are handled rather than assumed away.
     static func loadEnum<C>(_ slot: UnsafeMutablePointer<C>) -> Int32 {
-        // SAFETY: `slot` is a live enum field or element of type C (written by nanopb's decoder as
-        // an integer of C's size, or by `storeEnum`); it is read as the integer of that size.
-        switch MemoryLayout<C>.size {
+        loadEnum(UnsafeMutableRawPointer(slot), size: MemoryLayout<C>.size)
+    }
+
+    static func storeEnum<C>(_ value: Int32, _ slot: UnsafeMutablePointer<C>) {
+        storeEnum(value, UnsafeMutableRawPointer(slot), size: MemoryLayout<C>.size)
+    }
+
+    /// `loadEnum` for a slot of `size` bytes: one copy for every enum type.
+    @usableFromInline static func loadEnum(_ slot: UnsafeMutableRawPointer, size: Int) -> Int32 {
+        // SAFETY: `slot` is a live enum field or element of `size` bytes (written by nanopb's
+        // decoder as an integer of that size, or by `storeEnum`); it is read as that integer.
+        switch size {
         case 1: return Int32(slot.withMemoryRebound(to: Int8.self, capacity: 1) { $0.pointee })
         case 2: return Int32(slot.withMemoryRebound(to: Int16.self, capacity: 1) { $0.pointee })
         case 8: return Int32(truncatingIfNeeded: slot.withMemoryRebound(to: Int64.self, capacity: 1) { $0.pointee })
@@ -122,9 +130,10 @@ extension NanopbField {
         }
     }
 
-    static func storeEnum<C>(_ value: Int32, _ slot: UnsafeMutablePointer<C>) {
-        // SAFETY: `slot` is this builder's own allocation of (at least) one C.
-        switch MemoryLayout<C>.size {
+    /// `storeEnum` into a slot of `size` bytes.
+    static func storeEnum(_ value: Int32, _ slot: UnsafeMutableRawPointer, size: Int) {
+        // SAFETY: `slot` is this builder's own allocation of (at least) `size` bytes.
+        switch size {
         case 1: slot.withMemoryRebound(to: Int8.self, capacity: 1) { $0.pointee = Int8(truncatingIfNeeded: value) }
         case 2: slot.withMemoryRebound(to: Int16.self, capacity: 1) { $0.pointee = Int16(truncatingIfNeeded: value) }
         case 8: slot.withMemoryRebound(to: Int64.self, capacity: 1) { $0.pointee = Int64(value) }

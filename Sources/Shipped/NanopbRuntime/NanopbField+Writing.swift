@@ -16,29 +16,70 @@ import CNanopb
     /// presence, proto3 implicit), storing that value clears the field, so it is not encoded.
     /// The comparison is bitwise, not `==`: `-0.0 == 0` but -0.0 is not the default and must be
     /// written (protobuf's proto3 rules; Google's runtimes and SwiftProtobuf compare bit patterns).
+    ///
+    /// `@_transparent` only to hand the value's bytes to `storingBits`, which does the work once for
+    /// every scalar type: a facade has a setter per field, so each is just this call.
     @_transparent
     public static func storing<T: Equatable>(_ value: T, replacing old: UnsafeMutablePointer<T>?, omitting: T?) -> UnsafeMutablePointer<T>? {
-        if let omitting, sameBits(value, omitting) {
-            release(old)
+        let slot = storingBits(bits(of: value), omitting: omitting.map { bits(of: $0) }, size: MemoryLayout<T>.size, replacing: old)
+        // SAFETY: `slot` is `old` or a fresh zeroed allocation of `size` bytes, now holding `value`.
+        return slot?.assumingMemoryBound(to: T.self)
+    }
+
+    /// A scalar's bit pattern, zero-extended: passed by value, so a setter keeps no temporary in
+    /// memory (which would also cost it a stack protector).
+    @_transparent @usableFromInline
+    static func bits<T>(of value: T) -> UInt64 {
+        switch MemoryLayout<T>.size {
+        case 1: return UInt64(unsafeBitCast(value, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(value, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(value, to: UInt32.self))
+        default: return unsafeBitCast(value, to: UInt64.self)
+        }
+    }
+
+    /// The scalar setter's work on a bit pattern: `bits` (of a `size`-byte scalar) replaces the
+    /// field `old` (one allocation of `size` bytes, or nil), or clears it when equal to `omitting`.
+    /// Returns the field's new pointer; on a failed allocation nil (reported).
+    @usableFromInline @inline(never)
+    static func storingBits(_ bits: UInt64, omitting: UInt64?, size: Int, replacing old: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        if bits == omitting {
+            wp_pb_counted_free(old)
             return nil
         }
-        // SAFETY: `old` is this field's own allocation of one T (see `scalar`); a fresh one is
-        // zeroed, and T is a trivial C scalar, so assigning initialises it.
-        guard let slot = old ?? allocate(T.self, count: 1) else { return nil }
-        slot.pointee = value
+        guard let slot = old ?? allocate(count: 1, stride: size) else { return nil }
+        // SAFETY: `slot` holds `size` bytes (the field's own allocation, or a fresh one); the
+        // scalar is stored as the unsigned integer of its size, so its bit pattern is kept exactly.
+        switch size {
+        case 1: slot.withMemoryRebound(to: UInt8.self, capacity: 1) { $0.pointee = UInt8(truncatingIfNeeded: bits) }
+        case 2: slot.withMemoryRebound(to: UInt16.self, capacity: 1) { $0.pointee = UInt16(truncatingIfNeeded: bits) }
+        case 4: slot.withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = UInt32(truncatingIfNeeded: bits) }
+        default: slot.withMemoryRebound(to: UInt64.self, capacity: 1) { $0.pointee = bits }
+        }
         return slot
     }
 
-    /// Stores an enum's raw number into the C enum slot (open: any Int32 is kept).
+    /// Stores an enum's raw number into the C enum slot (open: any Int32 is kept). Transparent for
+    /// the same reason as the scalar setter: the work is `storingEnum`'s, once for every enum.
+    @_transparent
     public static func storing<C, E: RawRepresentable & Equatable>(
         enumeration value: E, replacing old: UnsafeMutablePointer<C>?, omitting: E?
     ) -> UnsafeMutablePointer<C>? where E.RawValue == Int32 {
-        if let omitting, value == omitting {
-            release(old)
+        let slot = storingEnum(value.rawValue, omit: omitting == value, size: MemoryLayout<C>.size, replacing: old)
+        // SAFETY: `slot` is `old` or a fresh zeroed allocation of one C, now holding the number.
+        return slot?.assumingMemoryBound(to: C.self)
+    }
+
+    /// The enum setter's work: `raw` into the enum slot `old` of `size` bytes (allocated when nil),
+    /// or the slot freed when `omit`. Returns the field's new pointer; on a failed allocation nil.
+    @usableFromInline @inline(never)
+    static func storingEnum(_ raw: Int32, omit: Bool, size: Int, replacing old: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        if omit {
+            wp_pb_counted_free(old)
             return nil
         }
-        guard let slot = old ?? allocate(C.self, count: 1) else { return nil }
-        storeEnum(value.rawValue, slot)
+        guard let slot = old ?? allocate(count: 1, stride: size) else { return nil }
+        storeEnum(raw, slot, size: size)
         return slot
     }
 

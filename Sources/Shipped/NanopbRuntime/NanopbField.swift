@@ -38,11 +38,13 @@ import CNanopb
         return field.pointee
     }
 
-    /// A singular enum, as the facade's open enum struct (unknown numbers survive).
+    /// A singular enum, as the facade's open enum struct (unknown numbers survive). Transparent so
+    /// that the facade builds its own enum struct from the number; the load is `loadEnum`'s.
+    @_transparent
     public static func enumeration<C, E: RawRepresentable>(_ field: UnsafeMutablePointer<C>?, _ absent: E) -> E
     where E.RawValue == Int32 {
         guard let field else { return absent }
-        return E(rawValue: loadEnum(field)) ?? absent
+        return E(rawValue: loadEnum(UnsafeMutableRawPointer(field), size: MemoryLayout<C>.size)) ?? absent
     }
 
     /// A singular string. Invalid UTF-8 is repaired in the returned String; the stored bytes are

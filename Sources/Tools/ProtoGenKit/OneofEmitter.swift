@@ -51,8 +51,12 @@ struct OneofEmitter {
 
         for member in oneof.members {
             let name = Naming.escaped(names.field[member.field.number]!)
-            let memberRead = ["guard \(which) == \(member.field.number) else { return \(member.value.defaultValue) }",
-                              "return \(member.value.read(path(member), builder: builder))"]
+            // A message member reads an absent pointer as its empty value, so one call serves both
+            // cases (a guard would add a second, generic `init()` call per member).
+            let memberRead = member.value.isMessage
+                ? [member.value.read("\(which) == \(member.field.number) ? \(path(member)) : nil", builder: builder)]
+                : ["guard \(which) == \(member.field.number) else { return \(member.value.defaultValue) }",
+                   "return \(member.value.read(path(member), builder: builder))"]
             members.append(builder
                 ? .property(name, type: member.value.swiftType, read: memberRead, write: ["self.\(property) = .\(caseName(member))(\(member.value.isMessage ? "consume newValue" : "newValue"))"])
                 : .getter(name, type: member.value.swiftType, read: memberRead))
