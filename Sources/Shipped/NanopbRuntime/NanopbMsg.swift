@@ -28,6 +28,7 @@ public struct NanopbMsg<Storage: NanopbStorage>: @unchecked Sendable {
     }
 
     /// Takes ownership of a box made for `Storage`.
+    @usableFromInline
     init(box: NanopbBox) {
         self.init(owner: box, pointer: box.typed(Storage.self))
     }
