@@ -23,8 +23,10 @@ struct FuzzPackage {
     static let schemaTargets = [Prover.cTarget, Prover.facadeTarget, Prover.catalogTarget]
     /// The target Fuzz/Sources/differential imports for SwiftProtobuf.
     static let swiftProtobufTarget = "SwiftProtobufSchema"
-    /// Fuzz targets over the bundled schema only (their tables are the bundled schema's): not copied.
-    static let bundledOnlyTargets: Set<String> = ["decode", "structure", "decode_c"]
+    /// Fuzz/Sources folders of the bundled schema only, never copied: targets whose tables are the
+    /// bundled schema's, and the bundled schema's protoc-gen-swift code (git-ignored, present once
+    /// `make fuzz-build` ran; the proved schema's comes from prove's peer folder instead).
+    static let bundledOnlyTargets: Set<String> = ["decode", "structure", "decode_c", swiftProtobufTarget]
     /// The module the fuzz targets import for the bundled schema's catalog, and its replacement.
     static let bundledCatalogImport = "import BundledProtoCatalog", schemaCatalogImport = "import \(Prover.catalogTarget)"
 
