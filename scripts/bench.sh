@@ -10,7 +10,7 @@
 #      medians, ratios; plus callgrind instruction counts);
 #   4b. scripts/bench-ratios.sh: facades / plain nanopb C (Benchmarks/CodecC) / libprotobuf full and
 #      lite (Benchmarks/CodecCpp) on the chat (356 B) and metrics (22 KB) packets, callgrind; the fuzz
-#      targets' fixed-input rate (builds them if missing; BENCH_FUZZ=0 skips); peak memory on the
+#      targets' fixed-input rate (builds them first, incrementally; BENCH_FUZZ=0 skips); peak memory on the
 #      hostile inputs (scripts/peak-memory.sh; BENCH_PEAK=0 skips);
 # then one summary table, every goal of the shipped layer in it with "met" / "not met", which
 # `wirebench report summary` also writes into docs/measurements.md (between the
