@@ -81,8 +81,8 @@ let package = Package(
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
-        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport"]),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
+        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema"]),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport"],
             exclude: ["Fixtures"]),
@@ -105,7 +105,7 @@ let package = Package(
         // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
         .target(name: "CWireTransport", path: "Sources/Wire/CWireTransport"),
         .target(name: "WireTransport", dependencies: ["CWireTransport"], path: "Sources/Wire/WireTransport"),
-        // Typical SwiftProtobuf calls compiled against the facades; scripts/swiftprotobuf-peer.sh
+        // Typical SwiftProtobuf calls compiled against the facades; `wireproof swiftprotobuf-peer migration-sample`
         // compiles the same file against SwiftProtobuf and holds both to one transcript.
         .testTarget(name: "MigrationSampleTests", dependencies: ["BundledProto"], exclude: ["transcript.txt"]),
         .testTarget(name: "WireTransportTests", dependencies: ["WireTransport", "ProofSupport"]),

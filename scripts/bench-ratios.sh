@@ -59,7 +59,7 @@ fi
 swiftprotobuf=""
 progress "building codec-speed-swiftprotobuf (protoc-gen-swift's code of Protos/, release)"
 status=0
-exe=$(bash scripts/swiftprotobuf-peer.sh codec-speed 2> "$work/swiftprotobuf-build.log") || status=$?
+exe=$("$(wireproof_tool)" swiftprotobuf-peer codec-speed 2> "$work/swiftprotobuf-build.log") || status=$?
 if [ "$status" = 0 ]; then
   swiftprotobuf=$work/codec-speed-swiftprotobuf.nodebug
   strip -g -o "$swiftprotobuf" "$exe"

@@ -156,7 +156,7 @@ progress "3/5 sizes: stripped copies, \`size\`, \`nm -S\` attribution"
 
 # --- 3b. The same size probe against SwiftProtobuf ---------------------------------------------
 # Benchmarks/SizePacket/main.swift, unchanged but for its import, built against protoc-gen-swift's
-# code for Protos/ in the SwiftProtobuf peer package (scripts/swiftprotobuf-peer.sh size-probe), in
+# code for Protos/ in the SwiftProtobuf peer package (`wireproof swiftprotobuf-peer size-probe`), in
 # both configurations; the baseline is the same SizeBaseline.
 echo
 peer_builds=()
@@ -164,7 +164,7 @@ for config in default stripped; do
   progress "3/5 SwiftProtobuf 1.38.1: the SizePacket source against protoc-gen-swift's code ($config)"
   flags=(); [ "$config" = default ] || flags=("${dead_strip[@]}")
   status=0
-  exe=$(bash scripts/swiftprotobuf-peer.sh size-probe --scratch-path "$TMP/swiftprotobuf-$config" "${flags[@]}" \
+  exe=$("$(wireproof_tool)" swiftprotobuf-peer size-probe -- --scratch-path "$TMP/swiftprotobuf-$config" "${flags[@]}" \
         2> "$out/swiftprotobuf-$config.log") || status=$?
   if [ "$status" -eq 0 ]; then
     "$exe" probe > /dev/null || die "$config SwiftProtobuf size probe does not run"

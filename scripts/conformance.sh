@@ -8,7 +8,7 @@
 #     conformance.proto, plus the host executable in Conformance/Host, and builds it;
 #  3. runs the runner with --enforce_recommended and Conformance/failure_list.txt;
 #  4. the same suite against a second host built on SwiftProtobuf 1.38.1 (code from protoc-gen-swift,
-#     Peers/SwiftProtobuf, built once and reused: scripts/swiftprotobuf-peer.sh conformance-host),
+#     Peers/SwiftProtobuf, built once and reused: `wireproof swiftprotobuf-peer conformance-host`),
 #     with Conformance/swiftprotobuf_failure_list.txt, so both lines come from one run. When the peer
 #     cannot be built here (swift-protobuf cannot be resolved), the step says why in one line and
 #     is skipped; --facades-only skips it on purpose.
@@ -80,7 +80,7 @@ run_suite facades "$host" "$failure_list" || status=$?
 if [ "$with_peer" = 1 ]; then
   say "building the SwiftProtobuf host (Peers/SwiftProtobuf; the first build compiles SwiftProtobuf)"
   peer_status=0
-  peer_host=$(bash scripts/swiftprotobuf-peer.sh conformance-host 2> "$dir/peer-build.log") || peer_status=$?
+  peer_host=$("$(wireproof_tool)" swiftprotobuf-peer conformance-host 2> "$dir/peer-build.log") || peer_status=$?
   if [ "$peer_status" = 3 ]; then
     say "swiftprotobuf: skipped: $(tail -1 "$dir/peer-build.log")"
   elif [ "$peer_status" != 0 ]; then

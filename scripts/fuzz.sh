@@ -29,7 +29,7 @@ source "$root/scripts/fuzz-env.sh"
 
 # The differential's fourth party (SwiftProtobuf) lives in a git-ignored target. It must hold a
 # source before SwiftPM first plans the package, or the target stays out of the cached plan and the
-# build after generation fails with "no such module" (as scripts/swiftprotobuf-peer.sh explains);
+# build after generation fails with "no such module" (as SwiftProtobufPeer.locked explains);
 # the generated code replaces the placeholder.
 party=$root/Fuzz/Sources/SwiftProtobufSchema
 mkdir -p "$party"
@@ -60,8 +60,8 @@ generate() {
   local set=$scratch/swiftprotobuf/wireproof.pb status=0
   mkdir -p "$(dirname "$set")"
   descriptor_set "$set"
-  bash scripts/swiftprotobuf-peer.sh generate --descriptor-set "$set" --out "$party" || status=$?
-  [ "$status" = 0 ] || die "the differential's SwiftProtobuf party cannot be generated (scripts/swiftprotobuf-peer.sh exit $status; reason above)"
+  "$(wireproof_tool)" swiftprotobuf-peer generate --descriptor-set "$set" --out "$party" || status=$?
+  [ "$status" = 0 ] || die "the differential's SwiftProtobuf party cannot be generated (wireproof swiftprotobuf-peer exit $status; reason above)"
 }
 
 build() {

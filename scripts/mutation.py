@@ -114,8 +114,11 @@ LAYERS = [
           prepare=("bash scripts/setup.sh >/dev/null",), build_is_check=True, private_deps=True, sampled=False),
     Layer("conformance", ["scripts/conformance.sh", "scripts/build-conformance-runner.sh"],
           "ConformanceTests", extra=("make conformance",), extra_limit=900, sampled=False),
-    Layer("migration", ["scripts/swiftprotobuf-peer.sh", "scripts/swiftprotobuf-plan.py"],
-          "MigrationSampleTests", extra=("make migration-sample",), extra_limit=900, sampled=False),
+    # The SwiftProtobuf peer package's driver. These files are in the tools layer too (sampled there
+    # with ProveKitTests); named with --layer, a mutant of them also faces make migration-sample.
+    Layer("migration", ["Sources/Tools/ProveKit/SwiftProtobufPeer.swift", "Sources/Tools/ProveKit/SwiftProtobufPeer+*.swift",
+                        "Sources/Tools/ProveKit/SwiftProtobufPlan.swift", "Sources/Tools/ProveKit/GeneratedFolderSync.swift"],
+          "ProveKitTests|MigrationSampleTests", extra=("make migration-sample",), extra_limit=900, sampled=False),
     Layer("foreign", ["scripts/check-foreign-schemas.sh", "scripts/foreign-corpus.sh"],
           "ProtoGenKitTests", extra=("make check-foreign",), extra_limit=3600, sampled=False),
     Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests",

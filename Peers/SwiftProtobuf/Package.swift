@@ -4,8 +4,8 @@
 // at run time, so SwiftProtobuf and protoc-gen-swift are built once per checkout and reused.
 //
 // The code protoc-gen-swift writes lands in git-ignored folders under Generated/, which
-// scripts/swiftprotobuf-peer.sh creates and fills before any build (it is also the only supported
-// way in: `bash scripts/swiftprotobuf-peer.sh plugin|conformance-host|generate ...`).
+// `wireproof swiftprotobuf-peer` (ProveKit's SwiftProtobufPeer) creates and fills before any build (it
+// is also the only supported way in: `wireproof swiftprotobuf-peer plugin|conformance-host|generate ...`).
 // Nothing of SwiftProtobuf is committed; Package.resolved is not either (the bundle mirror's
 // revision is not upstream's).
 import PackageDescription
@@ -28,7 +28,7 @@ let package = Package(
         // import against SwiftProtobuf's code (`make bench`'s size rows; the same source builds on both).
         .executableTarget(name: "size-packet-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/SizePacket"),
         // Tests/MigrationSampleTests/MovingFromSwiftProtobuf.swift, typical SwiftProtobuf calls, with
-        // a main that prints its transcript (`bash scripts/swiftprotobuf-peer.sh migration-sample`).
+        // a main that prints its transcript (`wireproof swiftprotobuf-peer migration-sample`).
         .executableTarget(name: "migration-sample-swiftprotobuf", dependencies: ["BundledProtoSwift"], path: "Generated/MigrationSample"),
         // SwiftProtobuf's decode and encode of the bench packets, counted by callgrind next to the
         // facades, plain nanopb C and libprotobuf (`make bench`'s speed table).

@@ -1,5 +1,5 @@
 // The migration sample (MovingFromSwiftProtobuf.swift) against the facades. Its expected transcript,
-// transcript.txt, is what a reader of the sample expects it to print; scripts/swiftprotobuf-peer.sh
+// transcript.txt, is what a reader of the sample expects it to print; `wireproof swiftprotobuf-peer migration-sample`
 // checks SwiftProtobuf's build of the same file against the same transcript, so both sides are held
 // to one text.
 

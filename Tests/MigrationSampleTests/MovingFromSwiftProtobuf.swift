@@ -1,7 +1,7 @@
 // Typical SwiftProtobuf calls that compile unchanged against the facades (docs/swiftprotobuf.md,
 // "Moving from SwiftProtobuf"). This one file is compiled twice:
 //   - here, against the facades (MigrationSampleTests checks its transcript);
-//   - by `bash scripts/swiftprotobuf-peer.sh migration-sample`, against protoc-gen-swift's code for
+//   - by `wireproof swiftprotobuf-peer migration-sample` (make migration-sample), against protoc-gen-swift's code for
 //     the same schema, with only the import line swapped; that run checks the same transcript.
 // Keep it to calls both sides spell the same way; what differs goes into the doc's table instead.
 // The transcript avoids what the two codecs legitimately write differently (map entry order,

@@ -1,6 +1,6 @@
 // The differential's fourth party: SwiftProtobuf 1.38.1 through the adapter `wireproof prove` uses
 // (SwiftProtobufCodec, copied with protoc-gen-swift's code into the SwiftProtobufSchema target by
-// scripts/swiftprotobuf-peer.sh generate). `wireproof prove --fuzz-seconds` (FuzzPackage) replaces this file with one that
+// `wireproof swiftprotobuf-peer generate`). `wireproof prove --fuzz-seconds` (FuzzPackage) replaces this file with one that
 // sets `swiftProtobufParty` to nil when prove's SwiftProtobuf peer is off for the schema.
 
 import FacadeProof

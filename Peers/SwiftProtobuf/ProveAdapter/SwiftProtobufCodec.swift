@@ -1,4 +1,4 @@
-// Copied by `scripts/swiftprotobuf-peer.sh generate` next to the code protoc-gen-swift writes for a
+// Copied by `wireproof swiftprotobuf-peer generate` next to the code protoc-gen-swift writes for a
 // schema (the `ProvedSchemaSwift` target of `wireproof prove`'s scratch package); do not edit the
 // copy. SwiftProtobuf's side of the proof: decode with SwiftProtobuf's default options (non-partial,
 // depth limit 100, unknown fields kept), re-encode with deterministic map order.

@@ -46,7 +46,7 @@ struct SchemaFuzzStep {
         if swiftProtobuf == .on {
             peer = "\(scratch)/Sources/\(SwiftProtobufPeerStep.target)"
             guard fm.fileExists(atPath: peer! + "/SwiftProtobufCodec.swift") else {
-                throw ProveError(description: "fuzz: \(peer!) holds no SwiftProtobufCodec.swift (scripts/swiftprotobuf-peer.sh generate writes it)")
+                throw ProveError(description: "fuzz: \(peer!) holds no SwiftProtobufCodec.swift (`wireproof swiftprotobuf-peer generate` writes it)")
             }
         }
         if let device {

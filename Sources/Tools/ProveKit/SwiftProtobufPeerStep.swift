@@ -23,20 +23,20 @@ enum SwiftProtobufPeerStep {
         }
     }
 
-    /// Generates the schema's SwiftProtobuf code into the scratch package (scripts/swiftprotobuf-peer.sh
-    /// generate, which builds protoc-gen-swift first). Exit 3 of the script means "unavailable here":
-    /// the peer is skipped with its reason; any other failure stops the proof.
+    /// Generates the schema's SwiftProtobuf code into the scratch package (SwiftProtobufPeer, which
+    /// builds protoc-gen-swift first). An unavailable peer is skipped with its reason; any other
+    /// failure stops the proof.
     static func prepare(root: String, scratch: String, enabled: Bool) throws -> State {
         guard enabled else { return .off("turned off by --no-swiftprotobuf") }
-        let errors = scratch + "/swiftprotobuf-peer.log"
-        let status = try ChildProcess.runShowingOutput(
-            "/bin/bash", ["-c", "bash \"$0\" generate --descriptor-set \"$1\" --out \"$2\" 2> >(tee \"$3\" >&2)",
-                          root + "/scripts/swiftprotobuf-peer.sh", scratch + "/schema.pb", "\(scratch)/Sources/\(target)", errors])
-        if status == 0 { return .on }
-        let lastLine = (try? String(contentsOfFile: errors, encoding: .utf8))?
-            .split(separator: "\n").last.map(String.init) ?? "exit \(status)"
-        if status == 3 { return .off(lastLine.replacingOccurrences(of: "swiftprotobuf-peer: unavailable: ", with: "")) }
-        throw ProveError(description: "SwiftProtobuf code generation failed (scripts/swiftprotobuf-peer.sh exit \(status)): \(lastLine)")
+        do {
+            try SwiftProtobufPeer.fromEnvironment(root: root).generateTarget(descriptorSet: scratch + "/schema.pb", out: "\(scratch)/Sources/\(target)")
+            return .on
+        } catch SwiftProtobufPeerError.unavailable(let why) {
+            ProveCommand.printError("swiftprotobuf-peer: unavailable: \(why)")
+            return .off(why)
+        } catch {
+            throw ProveError(description: "SwiftProtobuf code generation failed: \(error)")
+        }
     }
 
     /// Compiles the peer's target alone (SwiftProtobuf and protoc-gen-swift's code for the schema).

@@ -1,7 +1,7 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
 // (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
-// `scratch-package` (for the bench and scratch packages).
+// `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package).
 
 import ArgumentParser
 import CatalogGenerator
@@ -13,7 +13,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
-                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self])
+                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self])
 
     public init() {}
 
