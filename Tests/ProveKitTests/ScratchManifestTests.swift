@@ -49,6 +49,24 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         #expect(try changed.write(into: directory))
     }
 
+    @Test func aFileAddedToAWireproofTargetChangesTheManifest() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scratch-manifest-root-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/Sources/Runtime", withIntermediateDirectories: true)
+        try Data("// swift-tools-version:6.2\n".utf8).write(to: URL(fileURLWithPath: root + "/Package.swift"))
+        try Data("let a = 1\n".utf8).write(to: URL(fileURLWithPath: root + "/Sources/Runtime/A.swift"))
+        let before = sample(root: root).render(directory: "/tmp/x")
+        #expect(sample(root: root).render(directory: "/tmp/x") == before)
+        // A file's contents are SwiftPM's to track; a new file in a dependency target is not.
+        try Data("let a = 2\n".utf8).write(to: URL(fileURLWithPath: root + "/Sources/Runtime/A.swift"))
+        #expect(sample(root: root).render(directory: "/tmp/x") == before)
+        try Data("let b = 1\n".utf8).write(to: URL(fileURLWithPath: root + "/Sources/Runtime/B.swift"))
+        let added = sample(root: root).render(directory: "/tmp/x")
+        #expect(added != before)
+        try Data("// swift-tools-version:6.2\n// changed\n".utf8).write(to: URL(fileURLWithPath: root + "/Package.swift"))
+        #expect(sample(root: root).render(directory: "/tmp/x") != added)
+    }
+
     @Test func wireproofIsAPathRelativeToThePackage() {
         #expect(ScratchManifest.relativePath(from: "/a/b/c", to: "/a/x") == "../../x")
         #expect(ScratchManifest.relativePath(from: "/a/b", to: "/a/b") == ".")

@@ -10,10 +10,12 @@ import Foundation
 ///
 /// Invariants of the text it writes: tools version 6.2; Wireproof is a path dependency spelled
 /// relative to the manifest's folder, and `"wireproof"` in a dependency means Wireproof's SwiftPM
-/// identity (the last component of its folder, lower-cased); the header names the writer and the
-/// revision of Wireproof's own manifest, because SwiftPM replans a package when its own manifest
-/// changes, not when a local dependency's does; library targets come before executables, each in
-/// the order given. The same value always renders the same bytes.
+/// identity (the last component of its folder, lower-cased); the header names the writer and a
+/// revision of Wireproof's manifest and of the paths of the files under its Sources, because
+/// SwiftPM replans a package when its own manifest changes, not when a local dependency's manifest
+/// changes or one of its targets gains or loses a file (the scratch build then compiles that target
+/// without the new file); library targets come before executables, each in the order given. The
+/// same value renders the same bytes while Wireproof's manifest and file list stay the same.
 public struct ScratchManifest: Equatable, Sendable {
     /// What a target depends on: a target of the scratch package, or a product of a package.
     public enum Dependency: Equatable, Sendable {
@@ -73,6 +75,16 @@ public struct ScratchManifest: Equatable, Sendable {
         self.wireproofRoot = wireproofRoot
     }
 
+    /// A digest of Wireproof's Package.swift and of the sorted paths (not contents) of every file
+    /// under its Sources: what must change the scratch manifest's bytes so SwiftPM replans.
+    static func revision(ofWireproofAt root: String) -> String {
+        let manifest = FileManager.default.contents(atPath: root + "/Package.swift") ?? Data()
+        // Bounded by the tree: the enumerator visits each entry once and follows no symbolic link.
+        let files = (FileManager.default.enumerator(atPath: root + "/Sources")?.allObjects as? [String] ?? []).sorted()
+        let text = String(decoding: manifest, as: UTF8.self) + "\n" + files.joined(separator: "\n")
+        return String(DecodeMutationCheck.stableHash(text), radix: 16)
+    }
+
     /// SwiftPM's identity of a package depended on by path: its folder's name, lower-cased.
     public static func identity(ofPackageAt path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent.lowercased()
@@ -81,12 +93,11 @@ public struct ScratchManifest: Equatable, Sendable {
     /// The manifest text for a package whose folder is `directory` (absolute).
     public func render(directory: String) -> String {
         let identity = Self.identity(ofPackageAt: wireproofRoot)
-        let manifest = FileManager.default.contents(atPath: wireproofRoot + "/Package.swift") ?? Data()
-        let revision = String(DecodeMutationCheck.stableHash(String(decoding: manifest, as: UTF8.self)), radix: 16)
+        let revision = Self.revision(ofWireproofAt: wireproofRoot)
         var lines = ["// swift-tools-version:6.2",
                      "// Written by \(writtenBy); do not edit, never committed."]
         lines += purpose.map { "// " + $0 }
-        lines += ["// Built against Wireproof by local path (its manifest revision \(revision)).",
+        lines += ["// Built against Wireproof by local path (its manifest and file list revision \(revision)).",
                   "import PackageDescription",
                   "",
                   "let package = Package(",
