@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "BundledProtoC", dependencies: ["CNanopb"], path: "Sources/Generated/BundledProtoC"),
         // Fixed-cost Swift runtime under every generated facade: box, NanopbMsg<Storage>, Builder,
         // wire API, field accessors (SPI `NanopbFacade`). See docs/shipped-layer.md.
-        .target(name: "NanopbRuntime", dependencies: ["CNanopb"], path: "Sources/Shipped/NanopbRuntime"),
+        .target(name: "NanopbRuntime", dependencies: ["CNanopb"], path: "Sources/Shipped/NanopbRuntime",
+                swiftSettings: runtimeFuzzCoverage),
         .target(name: "NanopbDeviceLimits", dependencies: ["CNanopb", "NanopbRuntime"], path: "Sources/Shipped/NanopbDeviceLimits"),
         // Child processes through posix_spawn (Foundation's Process leaks under LeakSanitizer): protoc
         // and nanopb's generator for the generator, every child of the proof.
@@ -157,3 +158,12 @@ let package = Package(
 
 /// swift-argument-parser, for the command-line tools.
 var argumentParser: Target.Dependency { .product(name: "ArgumentParser", package: "swift-argument-parser") }
+
+/// Coverage counters for the runtime's Swift code in a fuzz build whose coverage is scoped to the code
+/// under test (scripts/fuzz-env.sh, FUZZ_COVERAGE=runtime, sets the variable): that build gives Swift
+/// only AddressSanitizer, and this puts back libFuzzer's coverage (what -sanitize=fuzzer would add)
+/// on this one target. Empty in every other build.
+var runtimeFuzzCoverage: [SwiftSetting] {
+    guard Context.environment["WIREPROOF_FUZZ_RUNTIME_COVERAGE"] == "1" else { return [] }
+    return [.unsafeFlags(["-sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table"])]
+}
