@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Facade vs plain C decode rate under libFuzzer (docs/fuzzing.md, "Figures"): the `decode` target in facade-only
-# mode (WIREPROOF_FUZZ_FACADE_ONLY=1: decode, re-encode, decode again, compare) against `decode_c`
-# (the same work in C over the same nanopb runtime and generated C), same seeds, same dictionary,
-# same sanitizer (ASan, default options for both), same libFuzzer seed, one after the other on core
-# FUZZ_RATE_CORE (default 0), SECONDS each
-# (default 60). Prints executions, exec/s, edges and the ratio.
+# Facade vs plain C decode rate under libFuzzer (docs/fuzzing.md, "Figures"): the `decode` target
+# in facade-only mode (WIREPROOF_FUZZ_FACADE_ONLY=1: decode, re-encode, decode again, compare)
+# against `decode_c` (the same work in C over the same nanopb runtime and generated C), same seeds,
+# same dictionary, same sanitizer (ASan, its default options for both), same libFuzzer seed, one
+# after the other on core FUZZ_RATE_CORE (default 0), SECONDS each (default 60). Prints executions,
+# rates, edges, the sizes of the inputs each campaign added, and the ratios.
 # Rates are per CPU second (user + sys of the fuzzer process), not per wall second: on a shared
 # machine the wall clock mostly measures the other processes.
 # Both targets are built with FUZZ_COVERAGE=runtime unless the caller sets it (scripts/fuzz-env.sh):
-# coverage on the code under test only (the runtime, C and Swift), so libFuzzer's per-execution work over its counters is the same for
-# both and the ratio measures the decoding; FUZZ_COVERAGE=all measures the default fuzz build.
-# Builds the two products first (a no-op when built).
-# FUZZ_RATE_CAMPAIGN=0 skips the campaigns and measures only the fixed input set (make bench does).
+# coverage on the code under test only (the runtime, C and Swift), so libFuzzer's per-execution
+# work over its counters is nearly the same for both and the ratio measures the decoding;
+# FUZZ_COVERAGE=all measures the default fuzz build. Builds the two products first (a no-op when
+# built). FUZZ_RATE_CAMPAIGN=0 skips the campaigns and measures only the fixed input set (make
+# bench does).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
