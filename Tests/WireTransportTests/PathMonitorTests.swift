@@ -114,8 +114,9 @@ struct PathMonitorTests {
             let added = descriptors() - before
             let shared = RouteChangeFeed.shared.subscription
             #expect(shared.isOpen && shared.subscribers == 20, "\(shared)")
-            // 20 TCP sockets and one netlink socket (a descriptor or two of Dispatch's own may join).
-            #expect(added >= 21 && added <= 23, "20 connections added \(added) descriptors")
+            // 20 TCP sockets and one netlink socket; Dispatch and the sanitizers' runtimes may open
+            // a few of their own meanwhile. One netlink socket per connection would add 40.
+            #expect(added >= 21 && added <= 30, "20 connections added \(added) descriptors")
             for (client, states) in clients {
                 client.cancel()
                 #expect(states.waitFor(.cancelled))
