@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import ProofSupport
 import Testing
-@testable import WireTransport
 
 /// Two network namespaces a test makes for itself, joined by a veth pair, and a way to run the
 /// test's body inside the first one.
@@ -37,13 +36,7 @@ enum NetworkNamespaces {
     /// Runs `body` inside the client namespace (see the type's comment). `test` is the test
     /// function's name (`#function`), which the copy is filtered to.
     static func run(_ test: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: (Pair) throws -> Void) throws {
-        if let pair = inside {
-            try body(pair)
-            // This process ends right after the body: let the path watchers it released finish
-            // tearing down on their queues first (PathWatcher.liveCount says why). Bounded: 2 s.
-            for _ in 0..<200 where PathWatcher.liveCount > 0 { usleep(10_000) }
-            return
-        }
+        if let pair = inside { return try body(pair) }
         guard geteuid() == 0 else {
             Issue.record("needs root to create network namespaces (ip netns); run the suite as root", sourceLocation: sourceLocation)
             return

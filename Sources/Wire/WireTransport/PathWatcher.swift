@@ -1,7 +1,6 @@
 import CWireTransport
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Watches the routing tables through the process's netlink subscription (`RouteChangeFeed`:
 /// links, IPv4/IPv6 addresses and routes) and re-evaluates a path after each burst of changes:
@@ -26,14 +25,6 @@ final class PathWatcher: @unchecked Sendable {
     /// Notifications closer together than this are one burst: one evaluation, one callback.
     static let coalescingDelay = 0.05
 
-    /// Watchers between `init` and `deinit` in this process. A process that ends right after its
-    /// owners let go (a namespace test's child) waits for zero first: a watcher still tearing down
-    /// on its queue after its last weak reference went holds a weak-reference side table that only
-    /// the object's refcount field points at (shifted, which LeakSanitizer cannot read as a pointer),
-    /// so LSan would report that table as leaked.
-    static var liveCount: Int { live.withLock { $0 } }
-    private static let live = Mutex(0)
-
     let queue: DispatchQueue
     var scope: Scope
     /// The last path evaluated; nil before `start()`.
@@ -56,8 +47,6 @@ final class PathWatcher: @unchecked Sendable {
         self.scope = scope
         self.queue = queue
         self.onChange = onChange
-        // Every stored property is set: from here a throw still runs deinit, which balances this.
-        Self.live.withLock { $0 += 1 }
         subscription = try RouteChangeFeed.shared.subscribe { [weak self] in
             guard let self else { return }
             self.queue.async { self.notified() }
@@ -66,7 +55,6 @@ final class PathWatcher: @unchecked Sendable {
 
     deinit {
         if let subscription { RouteChangeFeed.shared.unsubscribe(subscription) }
-        Self.live.withLock { $0 -= 1 }
     }
 
     /// On `queue`: starts reading notifications and evaluates the first path (returned; not
