@@ -15,7 +15,7 @@
 #   3. valgrind --tool=callgrind counts instructions (inclusive cost of each program's decode and
 #      encode loop / iterations; counts repeat exactly from run to run).
 #   4. The facade decode fuzz target against the plain C one on fixed inputs (scripts/fuzz-rate.sh
-#      with FUZZ_RATE_CAMPAIGN=0; BENCH_FUZZ=0 skips it; builds the fuzz targets first, incrementally).
+#      with FUZZ_RATE_CAMPAIGN=0; BENCH_FUZZ=0 skips it; fuzz-rate.sh builds the two targets first, incrementally).
 #   5. Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh; BENCH_PEAK=0 skips it).
 # Results go into OUT/results.json (key "ratios") for bench.sh's summary.
 #   bench-ratios.sh OUT TMP CALLGRIND_ITERATIONS
@@ -94,10 +94,7 @@ done
 # --- Fuzz target rate on fixed inputs ------------------------------------------------------------
 if [ "${BENCH_FUZZ:-1}" != 0 ]; then
   progress "fuzz targets decode (facade) and decode_c (plain C) on fixed inputs (scripts/fuzz-rate.sh)"
-  # Always through the build (incremental: quick when up to date), so the rate is never that of
-  # binaries an older tree left behind.
-  progress "  building them (make fuzz-build; ASan + libFuzzer, release)"
-  bash scripts/fuzz.sh build > "$work/fuzz-build.log" 2>&1 || { tail -20 "$work/fuzz-build.log"; die "fuzz build failed"; }
+  # fuzz-rate.sh builds the two products it measures first (incremental), never older binaries.
   FUZZ_RATE_CAMPAIGN=0 bash scripts/fuzz-rate.sh | tee "$work/fuzz-rate.txt" | sed 's/^/  /'
 else
   echo "  BENCH_FUZZ=0: fuzz rate not measured"; rm -f "$work/fuzz-rate.txt"

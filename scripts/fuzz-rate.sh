@@ -26,9 +26,9 @@ for product in decode decode_c; do
   (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$product" > "$work/build-$product.log" 2>&1) || die "cannot build $product (FUZZ_COVERAGE=$FUZZ_COVERAGE)"
 done
 bin=$(cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
-# The schema the harness loads: make fuzz-build writes it beside the default build's binaries.
-export WIREPROOF_DESCRIPTOR_SET=${WIREPROOF_DESCRIPTOR_SET:-$root/Fuzz/.build/release/wireproof.pb}
-[ -f "$WIREPROOF_DESCRIPTOR_SET" ] || die "no $WIREPROOF_DESCRIPTOR_SET; run make fuzz-build once"
+# The schema the harness loads, beside these binaries (as make fuzz-build puts it beside its own).
+bash scripts/fuzz.sh descriptor-set "$bin/wireproof.pb"
+export WIREPROOF_DESCRIPTOR_SET=$bin/wireproof.pb
 counters() { "$bin/$1" -runs=0 2>&1 | sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -n 1; }
 echo "fuzz-rate: FUZZ_COVERAGE=$FUZZ_COVERAGE, coverage counters: decode $(counters decode), decode_c $(counters decode_c)"
 

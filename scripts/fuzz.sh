@@ -10,6 +10,8 @@
 #   scripts/fuzz.sh corpus                     regenerate Corpus/seeds, Corpus/wireproof.dict and
 #                                              decode_c's type table (generated files)
 #   scripts/fuzz.sh replay TARGET FILE...      run inputs once through a target
+#   scripts/fuzz.sh descriptor-set FILE        the bundled schema's descriptor set (what the harness
+#                                              reads) into FILE, rewritten only when it changes
 #   scripts/fuzz.sh generate                   protoc-gen-swift's code for the bundled schema into
 #                                              Fuzz/Sources/SwiftProtobufSchema (the differential's
 #                                              SwiftProtobuf party; part of `build`)
@@ -211,5 +213,6 @@ case "$command" in
   corpus) corpus ;;
   replay) [ $# -ge 2 ] || die "usage: replay TARGET FILE..."; replay "$@" ;;
   generate) generate ;;
+  descriptor-set) [ $# = 1 ] || die "usage: descriptor-set FILE"; descriptor_set "$1" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
 esac
