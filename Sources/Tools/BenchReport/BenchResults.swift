@@ -122,6 +122,10 @@ public struct PacketInstructions: Codable, Equatable, Sendable {
     public var bytes: Int
     /// Per kind ("decode", "encode"), per program (`CodecProgram` raw value), instructions per operation.
     public var operations: [String: [String: Double]]
+    /// Per kind, per program (facades and plain C, the runs collected inside their loops), where
+    /// an operation goes; nil in results written before the split was measured.
+    public var splits: [String: [String: OperationSplit]]? = nil
 
     func count(_ kind: String, _ program: CodecProgram) -> Double? { operations[kind]?[program.rawValue] }
+    func split(_ kind: String, _ program: CodecProgram) -> OperationSplit? { splits?[kind]?[program.rawValue] }
 }

@@ -39,6 +39,8 @@ public struct SummaryRow: Equatable, Sendable {
     /// "" for a figure without a goal.
     public var goal: String
     public var method: String
+    /// For a goal not met: the measured reason and what meeting it would take ("" otherwise).
+    public var reason: String = ""
 }
 
 public enum GoalRows {
@@ -63,11 +65,12 @@ public enum GoalRows {
                 let figure = "\(kind.prefix(1).uppercased() + kind.dropFirst()) ÷ \(program.shortName), \(packet) packet\(bytes)"
                 if let facade = p?.count(kind, .facade), let other = p?.count(kind, program) {
                     let ratio = facade / other
+                    let reason = goal.isMet(by: ratio) ? nil : p.flatMap { MissedGoalReason.text(kind: kind, program: program, packet: $0) }
                     rows.append(SummaryRow(
                         figure: figure,
                         value: "**\(NumberFormat.fixed(ratio, 2))** (\(NumberFormat.grouped(facade, decimals: 0)) vs "
                             + "\(NumberFormat.grouped(other, decimals: 0)) instructions/op)",
-                        goal: goal.verdict(ratio), method: method))
+                        goal: goal.verdict(ratio), method: method, reason: reason ?? ""))
                 } else {
                     rows.append(SummaryRow(figure: figure, value: "not measured in this run", goal: goal.verdict(nil), method: method))
                 }

@@ -56,21 +56,32 @@ public enum RatioReport {
         var packetRows: [PacketInstructions] = []
         for packet in packets {
             var operations: [String: [String: Double]] = [:]
+            var splits: [String: [String: OperationSplit]] = [:]
             for program in CodecProgram.allCases {
                 let name = "\(program.rawValue)-\(packet)"
                 // SwiftProtobuf's peer may not build here (bench-ratios.sh said why).
                 if program == .swiftprotobuf && iterations[name] == nil { continue }
                 guard let n = iterations[name] else { throw BenchReportError.missingFigure("no iteration count of \(name) in \(work)/iterations") }
                 let listing = try String(contentsOfFile: work + "/\(name).txt", encoding: .utf8)
+                var loopsTotal = 0
                 for kind in kinds {
                     guard let count = CallgrindListing.inclusive(listing, matching: program.loopPattern(kind)) else {
                         throw BenchReportError.missingFigure("no loop_\(kind) in \(work)/\(name).txt")
                     }
                     operations[kind, default: [:]][program.rawValue] = Double(count) / Double(n)
+                    loopsTotal += count
+                }
+                guard program == .facade || program == .c,
+                      OperationSplit.collectedInLoopsOnly(listing, loopsTotal: loopsTotal) else { continue }
+                for kind in kinds {
+                    if let loop = operations[kind]?[program.rawValue],
+                       let split = OperationSplit.read(listing, kind: kind, loop: loop, iterations: n) {
+                        splits[kind, default: [:]][program.rawValue] = split
+                    }
                 }
             }
             packetRows.append(PacketInstructions(packet: packet, bytes: try BinaryTools.fileSize(work + "/\(packet).bin"),
-                                                 operations: operations))
+                                                 operations: operations, splits: splits.isEmpty ? nil : splits))
         }
         let fuzz = try? String(contentsOfFile: work + "/fuzz-rate.txt", encoding: .utf8)
         let peak = try? String(contentsOfFile: work + "/peak-memory.txt", encoding: .utf8)

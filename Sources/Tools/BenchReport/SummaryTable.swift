@@ -81,12 +81,21 @@ public enum SummaryTable {
         lines.append("  " + String(repeating: "-", count: w0) + "-+-" + String(repeating: "-", count: w1) + "-+-"
                      + String(repeating: "-", count: w2) + "-+-------")
         lines += rows.map { line($0.figure, $0.value, $0.goal, $0.method) }
-        return lines
+        return lines + missedGoalLines(rows).map { "  " + $0 }
+    }
+
+    /// After the table: each goal not met with its measured reason and what it would take.
+    static func missedGoalLines(_ rows: [SummaryRow]) -> [String] {
+        let missed = rows.filter { !$0.reason.isEmpty }
+        guard !missed.isEmpty else { return [] }
+        return ["", "Goals not met: where the operation goes (callgrind, inside the loops only), and what meeting it would take:"]
+            + missed.map { "- \($0.figure): \($0.reason)" }
     }
 
     /// The rows as one Markdown table.
     public static func markdownLines(_ rows: [SummaryRow]) -> [String] {
         ["| Figure | Value | Goal | Method |", "|---|---|---|---|"]
             + rows.map { "| \($0.figure) | \($0.value) | \($0.goal) | \($0.method) |" }
+            + missedGoalLines(rows)
     }
 }

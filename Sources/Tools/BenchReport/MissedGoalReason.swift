@@ -1,0 +1,39 @@
+// For a codec goal the run did not meet: the measured reason (where the facades' operation goes,
+// next to the other program's) and what meeting it would take. The figures come from the loop-only
+// callgrind listings (OperationSplit); the remedies are the analysis of docs/measurements.md
+// ("Where the rest goes"), named per goal.
+
+import Foundation
+
+public enum MissedGoalReason {
+    /// What it would take, per (kind, other program). Each names the cost the split shows.
+    static let remedies: [String: String] = [
+        "encode/swiftprotobuf": "a field iterator that does not unpack the descriptor on every visit and skips inactive "
+            + "oneof members, or encode code generated per message: a rewrite of pb_common.c or a generator back end",
+        "encode/c": "a cheaper Swift size walk",
+        "decode/c": "allocating the C struct inside the Swift box object: an estimated 200-250 of the ~380 "
+            + "instructions the box costs, and every generated `_emptyBox` changes",
+        "decode/swiftprotobuf": "fewer heap blocks and less table interpretation together: scalars of pointer fields stored "
+            + "inline with presence flags, geometric array growth (one capacity rule for every path that extends an "
+            + "array), the iterator change of encode",
+    ]
+
+    /// The reason line for a missed goal of `kind` against `program` on one packet, or nil when
+    /// the packet carries no split for the facades (an older results file).
+    public static func text(kind: String, program: CodecProgram, packet p: PacketInstructions) -> String? {
+        guard let facade = p.split(kind, .facade), let other = p.count(kind, program) else { return nil }
+        let g = { (x: Double) in NumberFormat.grouped(x, decimals: 0) }
+        var parts = ["facades \(g(facade.loop))/op = nanopb \(g(facade.nanopb))"
+            + (kind == "decode" ? " (allocator \(g(facade.allocator)))" : "")
+            + " + Swift layer \(g(facade.outsideNanopb))"]
+        if program == .c, let c = p.split(kind, .c) {
+            parts.append("nanopb C \(g(c.loop))/op = nanopb \(g(c.nanopb))"
+                + (kind == "decode" ? " (allocator \(g(c.allocator)))" : "") + " + loop \(g(c.outsideNanopb))")
+        } else {
+            parts.append("\(program.shortName) \(g(other))/op; nanopb's share alone is "
+                + "\(NumberFormat.fixed(facade.nanopb / other, 2))x of it")
+        }
+        let remedy = remedies["\(kind)/\(program.rawValue)"].map { ". Would take: \($0) (docs/measurements.md, Where the rest goes)" } ?? ""
+        return parts.joined(separator: "; ") + remedy
+    }
+}
