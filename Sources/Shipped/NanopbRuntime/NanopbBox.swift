@@ -32,6 +32,8 @@ public final class NanopbBox: @unchecked Sendable {
     @_spi(NanopbFacade) public let raw: UnsafeMutableRawPointer
     /// Descriptor of the struct's message type; `pb_release` walks the tree with it.
     let descriptor: pb_msgdesc_t
+    /// The struct's size in bytes (`MemoryLayout` of the storage type; the block may be larger).
+    let size: Int
 
     /// A zero-initialised struct of `Storage`'s message type (every field absent).
     @_spi(NanopbFacade) public init<Storage: NanopbStorage>(emptyOf _: Storage.Type) {
@@ -45,15 +47,15 @@ public final class NanopbBox: @unchecked Sendable {
         }
         raw = memory
         descriptor = Storage._descriptor
+        self.size = MemoryLayout<Storage>.size
     }
 
     deinit {
-        var descriptor = self.descriptor
         // SAFETY: `raw` is this box's own allocation of the descriptor's struct type. Every pointer
         // field in it was allocated through the counted hooks (by nanopb's decoder or the runtime's
         // setters), so nanopb's pb_free of each is valid, and nothing else references the tree once
         // the last message holding this box is gone.
-        wp_pb_release(&descriptor, raw)
+        withUnsafePointer(to: descriptor) { wp_pb_release($0, raw) }
         wp_pb_counted_free(raw)
     }
 

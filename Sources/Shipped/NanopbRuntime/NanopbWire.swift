@@ -27,8 +27,8 @@ extension NanopbMsg {
     @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: NanopbDecodeOptions) throws(NanopbError) {
         let box = Self._newBox()
-        let failure = bytes.withContiguousStorageIfAvailable { Self._decode($0, options: options, into: box) }
-            ?? Array(bytes).withUnsafeBufferPointer { Self._decode($0, options: options, into: box) }
+        let failure = bytes.withContiguousStorageIfAvailable { box._decode($0, options: options) }
+            ?? Array(bytes).withUnsafeBufferPointer { box._decode($0, options: options) }
         if let failure { throw failure }
         self.init(box: box)
     }
@@ -36,13 +36,6 @@ extension NanopbMsg {
     /// A fresh box for `Storage` (the initialiser is SPI, which inlinable code cannot name).
     @usableFromInline
     static func _newBox() -> NanopbBox { NanopbBox(emptyOf: Storage.self) }
-
-    /// Decodes `bytes` (contiguous, kept alive by the caller for this call) into `box`, a fresh
-    /// box made for `Storage`; nil on success. On failure the box's struct is left empty.
-    @usableFromInline
-    static func _decode(_ bytes: UnsafeBufferPointer<UInt8>, options: NanopbDecodeOptions, into box: NanopbBox) -> NanopbError? {
-        NanopbWire.decode(bytes, into: box.typed(Storage.self), budget: options.allocationBudget.limit(forInputSize: bytes.count))
-    }
 
     /// The message's encoding. Deterministic: fields in number order, elements in stored order.
     public func serializedBytes() throws(NanopbError) -> [UInt8] {
@@ -73,7 +66,7 @@ public struct NanopbDecodeOptions: Sendable, Hashable {
         /// 8 x the input + 1 MiB (measured by `make peak-memory`, docs/shipped-layer.md); a
         /// message whose tree legitimately needs more (many small scalar fields per input byte,
         /// above 1 MiB of input) needs a larger budget passed explicitly.
-        public static let standard = AllocationBudget.scaled(perInputByte: 6, fixed: 1 << 20)
+        @inlinable public static var standard: AllocationBudget { .scaled(perInputByte: 6, fixed: 1 << 20) }
 
         /// The limit in bytes for an input of `count` bytes; nil when unlimited. Saturates.
         public func limit(forInputSize count: Int) -> Int? {
@@ -91,12 +84,25 @@ public struct NanopbDecodeOptions: Sendable, Hashable {
     /// The allocation budget of the decode.
     public var allocationBudget: AllocationBudget
 
-    public init(allocationBudget: AllocationBudget = .standard) {
+    @inlinable public init(allocationBudget: AllocationBudget = .standard) {
         self.allocationBudget = allocationBudget
     }
 
     /// What `init(serializedBytes:)` uses: the standard allocation budget.
-    public static let standard = NanopbDecodeOptions()
+    @inlinable public static var standard: NanopbDecodeOptions { NanopbDecodeOptions() }
+}
+
+extension NanopbBox {
+    /// Decodes `bytes` (contiguous, kept alive by the caller for this call) into this box's
+    /// struct, which must be fresh (zeroed); nil on success. On failure the struct is left empty.
+    @usableFromInline
+    func _decode(_ bytes: UnsafeBufferPointer<UInt8>, options: NanopbDecodeOptions) -> NanopbError? {
+        // SAFETY: `raw` is this box's struct of `size` bytes, of the type `descriptor` describes.
+        withUnsafePointer(to: descriptor) {
+            NanopbWire.decode(bytes, into: raw, size: size, descriptor: $0,
+                              budget: options.allocationBudget.limit(forInputSize: bytes.count))
+        }
+    }
 }
 
 /// The runtime's only calls into nanopb's encoder and decoder.
@@ -108,10 +114,17 @@ enum NanopbWire {
         return encode(message, walks: &walks)
     }
 
-    /// Decodes into a zeroed struct, charging at most `budget` allocated bytes (nil: no limit).
-    /// On failure the struct is left zeroed (all fields absent).
+    /// Decodes into a zeroed struct of type `S`; see the untyped `decode` below.
     static func decode<S: NanopbStorage>(_ bytes: UnsafeBufferPointer<UInt8>, into target: UnsafeMutablePointer<S>, budget: Int?) -> NanopbError? {
-        var descriptor = S._descriptor
+        withUnsafePointer(to: S._descriptor) { decode(bytes, into: UnsafeMutableRawPointer(target), size: MemoryLayout<S>.size, descriptor: $0, budget: budget) }
+    }
+
+    /// Decodes into `target`, a zeroed struct of `size` bytes of the message type `descriptor`
+    /// describes, charging at most `budget` allocated bytes (nil: no limit). On failure the struct
+    /// is left zeroed (all fields absent). Not generic, so one copy serves every message type and
+    /// a decode reaches it without type metadata.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableRawPointer, size: Int,
+                       descriptor: UnsafePointer<pb_msgdesc_t>, budget: Int?) -> NanopbError? {
         var allowance = pb_budget_t(limit: budget.map { Swift.max($0, 0) } ?? 0, used: 0, exceeded_at: nil)
         // SAFETY: the stream reads at most `bytes.count` bytes from `bytes`, which the caller keeps
         // alive for this call. `target` is a zeroed struct of the descriptor's type, so the decoder
@@ -121,9 +134,9 @@ enum NanopbWire {
         return withUnsafeMutablePointer(to: &allowance) { allowance in
             var stream = wp_pb_istream_from_buffer(bytes.baseAddress, bytes.count)
             if budget != nil { stream.budget = allowance }
-            if wp_pb_decode(&stream, &descriptor, target) { return nil }
+            if wp_pb_decode(&stream, descriptor, target) { return nil }
             // nanopb already released every allocation on failure; zeroing also clears `which_` tags.
-            memset(target, 0, MemoryLayout<S>.size)
+            memset(target, 0, size)
             if let refusedAt = allowance.pointee.exceeded_at, let base = bytes.baseAddress {
                 // The refused allocation's position: a pointer into `bytes` (buffer streams advance
                 // `state` through the caller's buffer).
