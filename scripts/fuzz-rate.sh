@@ -22,13 +22,14 @@ export FUZZ_COVERAGE=${FUZZ_COVERAGE:-runtime}
 source "$root/scripts/fuzz-env.sh"
 work=$root/.scratch/fuzz/rate/$FUZZ_COVERAGE
 mkdir -p "$work"
+# The schema the harness loads. fuzz.sh also puts the differential's placeholder source in place,
+# without which a fresh clone's Fuzz package does not load at all.
+bash scripts/fuzz.sh descriptor-set "$work/wireproof.pb"
+export WIREPROOF_DESCRIPTOR_SET=$work/wireproof.pb
 for product in decode decode_c; do
   (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$product" > "$work/build-$product.log" 2>&1) || die "cannot build $product (FUZZ_COVERAGE=$FUZZ_COVERAGE)"
 done
 bin=$(cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path)
-# The schema the harness loads, beside these binaries (as make fuzz-build puts it beside its own).
-bash scripts/fuzz.sh descriptor-set "$bin/wireproof.pb"
-export WIREPROOF_DESCRIPTOR_SET=$bin/wireproof.pb
 counters() { "$bin/$1" -runs=0 2>&1 | sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -n 1; }
 echo "fuzz-rate: FUZZ_COVERAGE=$FUZZ_COVERAGE, coverage counters: decode $(counters decode), decode_c $(counters decode_c)"
 
