@@ -87,4 +87,16 @@ import Testing
         let markdown = SummaryTable.markdownLines(rows)
         #expect(markdown.contains("- Decode ÷ nanopb C, chat packet, 356 B: " + missed.reason))
     }
+
+    @Test func theRemedyAddressesTheSideWhereTheGapLies() throws {
+        let facade = try #require(OperationSplit.read(Self.facadeLoopsOnly, kind: "decode", loop: 5_674_243.0 / 300, iterations: 300))
+        // nanopb's share (18,050) under SwiftProtobuf's whole decode: the Swift layer is the gap.
+        let close = PacketInstructions(packet: "chat", bytes: 356, operations: ["decode": ["facade": facade.loop, "swiftprotobuf": 18_480]],
+                                       splits: ["decode": ["facade": facade]])
+        #expect(try #require(MissedGoalReason.text(kind: "decode", program: .swiftprotobuf, packet: close)).contains("Would take: allocating the C struct"))
+        // nanopb's share alone over it: nanopb is.
+        let far = PacketInstructions(packet: "chat", bytes: 356, operations: ["decode": ["facade": facade.loop, "swiftprotobuf": 9_000]],
+                                     splits: ["decode": ["facade": facade]])
+        #expect(try #require(MissedGoalReason.text(kind: "decode", program: .swiftprotobuf, packet: far)).contains("Would take: fewer heap blocks"))
+    }
 }
