@@ -137,6 +137,11 @@ let package = Package(
         // summary table and docs/measurements.md's bench section.
         .target(name: "BenchReport", dependencies: ["ProcessSupport", argumentParser], path: "Sources/Tools/BenchReport"),
         .testTarget(name: "BenchReportTests", dependencies: ["BenchReport"]),
+        // Mutation testing of the project's own code and the planted bugs (`wiremutate`, docs/mutation.md):
+        // the rule engine, sampling and layers, the scratch copy, judging and the report.
+        .target(name: "MutationKit", dependencies: ["ProcessSupport", argumentParser], path: "Sources/Tools/MutationKit"),
+        .testTarget(name: "MutationKitTests", dependencies: ["MutationKit"]),
+        .executableTarget(name: "wiremutate", dependencies: ["MutationKit", "CommandLineSupport"], path: "Sources/Tools/wiremutate"),
         .executableTarget(
             name: "netfuzz",
             dependencies: ["NetFuzzProtocol", "WireTransport", "FacadeProof", "BundledProtoCatalog", "ProtoOracle", "ProofSupport", "CommandLineSupport", argumentParser],

@@ -25,8 +25,10 @@ done
 source "$root/scripts/fuzz-env.sh"
 
 tree=$root/.scratch/planted/tree runs_dir=$root/.scratch/planted/runs
-# The planting tool; the copy keeps its git-ignored files (Fuzz/.build: incremental builds).
-tool() { python3 "$root/scripts/mutation.py" "$@"; }
+# The planting tool (wiremutate, run from the root); the copy keeps its git-ignored files (Fuzz/.build: incremental builds).
+(cd "$root" && swift build --product wiremutate >/dev/null)
+mutate=$(cd "$root" && swift build --show-bin-path)/wiremutate
+tool() { (cd "$root" && "$mutate" "$@"); }
 tool tree "$tree" --also Fuzz/Sources/SwiftProtobufSchema
 (cd "$tree" && bash scripts/setup.sh >/dev/null)
 

@@ -25,8 +25,10 @@ logs="$scratch/logs"
 mkdir -p "$logs"
 
 echo "plant: copying the working tree to $tree (its own .build folders are kept between runs)"
-# The planting tool; the copy gets its own .deps/nanopb (the nanopb plant edits it).
-tool() { python3 "$root/scripts/mutation.py" "$@"; }
+# The planting tool (wiremutate, run from the root); the copy gets its own .deps/nanopb (the nanopb plant edits it).
+(cd "$root" && swift build --product wiremutate >/dev/null) || exit 1
+mutate=$(cd "$root" && swift build --show-bin-path)/wiremutate
+tool() { (cd "$root" && "$mutate" "$@"); }
 tool tree "$tree" --private-deps || exit 1
 cd "$tree"
 plant() { tool plant "$1" --tree "$tree" && bash scripts/setup.sh >/dev/null; }
