@@ -71,3 +71,16 @@ import Testing
         #expect(plants.allSatisfy { !$0.old.isEmpty })
     }
 }
+
+@Suite struct TransparentFunctionTests {
+    @Test func aLineInAFunctionMarkedTransparentIsFoundAndACommentNamingTheAttributeIsNot() throws {
+        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let source = "@_transparent\nfunc a() {\n    x()\n}\n/// Not `@_transparent`.\nfunc b() {\n    y()\n}\n"
+        try source.write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
+        #expect(SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 3))
+        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 7))
+        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.c", line: 3))
+    }
+}

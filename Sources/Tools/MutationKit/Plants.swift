@@ -128,14 +128,18 @@ public enum Plants {
 /// there must mark the callers changed, or the build would judge stale code.
 public enum SwiftCallers {
     /// Whether line `line` (1-based) of `path` in `tree` is inside a function marked `@_transparent`
-    /// (on the `func` line or the three lines above the nearest `func` at or above it).
+    /// (on the `func` line or the three lines above the nearest `func` at or above it; a comment
+    /// naming the attribute does not count).
     public static func inTransparentFunction(tree: String, path: String, line: Int) -> Bool {
         guard path.hasSuffix(".swift"), let text = try? String(contentsOfFile: tree + "/" + path, encoding: .utf8) else { return false }
         let lines = Array(text.split(separator: "\n", omittingEmptySubsequences: false).prefix(line))
         guard let index = lines.lastIndex(where: { $0.contains(" func ") || $0.drop(while: \.isWhitespace).hasPrefix("func ") }) else {
             return false
         }
-        return lines[max(0, index - 3)...index].contains { $0.contains("@_transparent") }
+        // Only the attribute counts, not a comment that names it.
+        return lines[max(0, index - 3)...index].contains {
+            $0.contains("@_transparent") && !$0.drop(while: \.isWhitespace).hasPrefix("//")
+        }
     }
 
     /// Marks every Swift file under Sources and Tests outside the runtime changed.
