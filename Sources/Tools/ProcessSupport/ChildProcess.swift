@@ -61,10 +61,32 @@ public enum ChildProcess {
     public static func runShowingOutput(
         _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
     ) throws(LaunchError) -> Int32 {
+        try runAndWait(executable, arguments, directory: directory, environment: environment, log: nil)
+    }
+
+    /// Runs `executable` with stdin from /dev/null and stdout and stderr both into the file at `log`
+    /// (created or truncated; one open file, so the two streams interleave as a shell's `> log 2>&1`
+    /// would), with `environment` added to the caller's; blocks until it exits and returns its
+    /// status (128 + signal when a signal ended it).
+    public static func runIntoLog(
+        _ executable: String, _ arguments: [String], log: String, environment: [String: String] = [:]
+    ) throws(LaunchError) -> Int32 {
+        try runAndWait(executable, arguments, directory: nil, environment: environment, log: log)
+    }
+
+    /// Starts `executable` through `env` (working directory, added environment), stdin from
+    /// /dev/null, stdout and stderr the caller's or both into `log`, and waits for it.
+    private static func runAndWait(
+        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?
+    ) throws(LaunchError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let log {
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         var command = ["/usr/bin/env"]
         if let directory { command += ["-C", directory] }
         command += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [executable]
