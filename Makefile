@@ -64,10 +64,12 @@ proto-c: setup ## the C half of make proto alone
 check-protocol: setup ## regenerate the bundled schema into .scratch/, fail if committed output differs
 	@bash scripts/check-protocol.sh
 
-# Generate and build C + facades for Google's well-known types and test_messages_proto3 in a scratch
-# package under .scratch/ (proves the generator on schemas it has never seen).
+# `wireproof prove` on public schemas the project never wrote (the corpus under .deps/foreign), the
+# refusals and the device crash they must meet, two schemas linked into one program
+# (docs/foreign-schemas.md). FOREIGN_ARGS: e.g. --only nanopb-map, --mutants 16.
 check-foreign: setup ## wireproof prove on public schemas the project never wrote
-	@bash scripts/check-foreign-schemas.sh
+	@$(SWIFT) build --product wireproof >&2
+	@$(SWIFT) run --skip-build wireproof check-foreign $(FOREIGN_ARGS)
 
 # The pb_* -> wp_pb_* rename list covers every symbol the nanopb runtime exports.
 check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol

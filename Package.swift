@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
         .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
-        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema"]),
+        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema", "DeviceProof", "FacadeProof", argumentParser]),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport"],
             exclude: ["Fixtures"]),

@@ -86,7 +86,9 @@ public struct Layer: Sendable, Equatable {
         Layer("migration", ["Sources/Tools/ProveKit/SwiftProtobufPeer.swift", "Sources/Tools/ProveKit/SwiftProtobufPeer+*.swift",
                             "Sources/Tools/ProveKit/SwiftProtobufPlan.swift", "Sources/Tools/ProveKit/GeneratedFolderSync.swift"],
               "ProveKitTests|MigrationSampleTests").with { $0.extra = ["make migration-sample"]; $0.extraLimit = 900; $0.sampled = false },
-        Layer("foreign", ["scripts/check-foreign-schemas.sh", "scripts/foreign-corpus.sh"], "ProtoGenKitTests")
+        // `wireproof check-foreign`'s files are in the tools layer too (sampled there with ProveKitTests);
+        // named with --layer, a mutant of them also faces make check-foreign.
+        Layer("foreign", ["Sources/Tools/ProveKit/Foreign*.swift"], "ProveKitTests|ProtoGenKitTests")
             .with { $0.extra = ["make check-foreign"]; $0.extraLimit = 3600; $0.sampled = false },
         Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests")
             .with { $0.extra = ["make asan", "make tsan"]; $0.extraLimit = 3600; $0.sampled = false },

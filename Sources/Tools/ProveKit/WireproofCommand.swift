@@ -1,7 +1,8 @@
 // `wireproof`: the proof's command. Each subcommand lives beside its work: `prove` (ProveKit),
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
 // (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
-// `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package).
+// `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package),
+// `check-foreign` (the proof on public schemas, `make check-foreign`).
 
 import ArgumentParser
 import CatalogGenerator
@@ -13,7 +14,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
-                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self])
+                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self, ForeignCheckCommand.self])
 
     public init() {}
 
