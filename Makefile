@@ -81,13 +81,18 @@ check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol
 conformance: setup ## Google's conformance suite against the facades
 	@bash scripts/conformance.sh
 
-# Size and speed figures of the shipped layer, measured side by side in one run (scripts/bench.sh):
-# runtime lines, facade bytes per message, binary contribution, facade vs oracle encode/decode.
-# Builds in .scratch/bench and /tmp/wp-bench; writes its summary into docs/measurements.md.
-# Also facades / nanopb C / libprotobuf, fuzz fixed-input rate, peak memory (scripts/bench-ratios.sh).
+# Size and speed figures of the shipped layer, measured side by side in one run (`wirebench run`,
+# Sources/Tools/BenchReport/Run): runtime lines, facade bytes per message, binary contribution, facade
+# vs oracle encode/decode, facades / nanopb C / libprotobuf / SwiftProtobuf, fuzz fixed-input rate,
+# peak memory. Builds in .scratch/bench and BENCH_TMP (/tmp/wp-bench); writes its summary into
+# docs/measurements.md. Knobs (environment): `wirebench run --help`.
+BENCH_TMP ?= /tmp/wp-bench
 .PHONY: bench
 bench: setup ## size and speed side by side in one run (docs/measurements.md)
-	@bash scripts/bench.sh
+	@mkdir -p "$(BENCH_TMP)" && $(SWIFT) build --scratch-path "$(BENCH_TMP)/protogen" --product wirebench \
+	  > "$(BENCH_TMP)/wirebench-build.log" 2>&1 || \
+	  { tail -20 "$(BENCH_TMP)/wirebench-build.log"; echo "bench: wirebench does not build" >&2; exit 1; }
+	@BENCH_TMP="$(BENCH_TMP)" "$$($(SWIFT) build --scratch-path "$(BENCH_TMP)/protogen" --show-bin-path)/wirebench" run
 
 # The tests under sanitizers (scripts/sanitize.sh): ASan+LSan over every suite, UBSan on the C
 # targets; TSan (halting on

@@ -1,6 +1,6 @@
 // CodecBench: encode and decode time of the generated facades (nanopb underneath) against the
 // oracle (ProtoOracle's DynamicMessage) for typical Rtm_DataPacket values, measured side by side
-// in one process. Built in a scratch package and run by scripts/bench.sh (`make bench`); not part
+// in one process. Built in a scratch package and run by `make bench` (`wirebench run`); not part
 // of the package build, and no test runs it.
 //
 //   CodecBench time DESCRIPTOR_SET [ROUNDS] [BATCH_MS]
@@ -11,11 +11,11 @@
 //       per-round ratios oracle/facade.
 //   CodecBench count DESCRIPTOR_SET PACKET ITERATIONS
 //       For `valgrind --tool=callgrind`: runs each operation on PACKET (chat or user) ITERATIONS
-//       times inside its own `loop*` function, whose inclusive instruction count bench.sh reads
+//       times inside its own `loop*` function, whose inclusive instruction count `make bench` reads
 //       with callgrind_annotate.
 //   CodecBench dump DESCRIPTOR_SET DIRECTORY
 //       Writes each packet's bytes to DIRECTORY/NAME.bin (chat, user, metrics) for the plain C and
-//       libprotobuf programs of scripts/bench-ratios.sh.
+//       libprotobuf programs of `make bench`'s ratio step.
 //
 // Before measuring, both modes check that the oracle re-encodes the facade's bytes byte for byte.
 
@@ -69,7 +69,7 @@ func userPacket() -> Rtm_DataPacket {
 
 /// A metrics batch as a client uploads it every few seconds: 16 labelled series of 96 samples
 /// each. About 22 KB encoded: the large message of the nanopb C and libprotobuf comparison
-/// (scripts/bench-ratios.sh).
+/// (`make bench`'s ratio step).
 func metricsPacket() -> Rtm_DataPacket {
     Rtm_DataPacket.with {
         $0.kind = .reliable
@@ -193,7 +193,7 @@ let cases = [
 ]
 for c in cases { print("packet \(c.name): \(c.bytes.count) bytes, facade and oracle encodings identical") }
 
-// MARK: - Dump mode (the same bytes for the C and C++ programs of scripts/bench-ratios.sh)
+// MARK: - Dump mode (the same bytes for the C and C++ programs of `make bench`'s ratio step)
 
 if arguments[1] == "dump" {
     guard arguments.count == 4 else { fail("dump needs a DIRECTORY") }

@@ -1,5 +1,5 @@
-/* CodecC: the plain nanopb C baseline of the facades' decode and encode (scripts/bench-ratios.sh,
- * part of `make bench`). Built in bench.sh's scratch package against the package's own CNanopb and
+/* CodecC: the plain nanopb C baseline of the facades' decode and encode (the ratio step
+ * of `make bench`, `wirebench run`). Built in the bench's scratch package against the package's own CNanopb and
  * BundledProtoC targets, so the runtime, the generated C, the config header and the release C flags
  * are exactly the ones under the facades. Does what the facades do per operation:
  *   decode = allocate the struct, pb_decode (nanopb allocates the fields), pb_release, free;

@@ -1,5 +1,5 @@
 // CodecCpp: Google's libprotobuf (C++, Debian's libprotobuf-dev) decoding and encoding the same
-// bytes as the facades (scripts/bench-ratios.sh, part of `make bench`). Compiled twice from
+// bytes as the facades (the ratio step of `make bench`). Compiled twice from
 // protoc --cpp_out of Protos/: as is (full runtime, reflection-based Message) and from a scratch copy
 // with `option optimize_for = LITE_RUNTIME` (MessageLite, linked against libprotobuf-lite only).
 //   decode = construct an rtm::DataPacket, ParseFromArray, destroy it;

@@ -1,4 +1,4 @@
-// Size probe (scripts/bench.sh): the same trivial work as SizePacket (read an argument, lay out a
+// Size probe (`make bench`): the same trivial work as SizePacket (read an argument, lay out a
 // few bytes, read them back, print three numbers, report an error) without any protobuf code. The
 // size difference to SizePacket is what the shipped layer adds.
 enum ProbeError: Error { case empty }

@@ -1,8 +1,8 @@
-// Size probe (scripts/bench.sh): a program that builds a typical Rtm_DataPacket (a chat message),
+// Size probe (`make bench`): a program that builds a typical Rtm_DataPacket (a chat message),
 // encodes it, decodes it and reads it back through the facades. Compared, dead-stripped and
 // stripped, with SizeBaseline (the same trivial work without protobuf), the difference is what the
 // shipped layer (nanopb runtime, generated C, NanopbRuntime, facades) adds to a binary.
-// bench.sh also builds this source against facades pruned to the types it spells (SizePacketPruned).
+// make bench also builds this source against facades pruned to the types it spells (SizePacketPruned).
 import BundledProto
 
 let arguments = CommandLine.arguments

@@ -57,7 +57,7 @@ import Testing
         let document = "# Prose\n\nkept\n<!-- bench:begin (old) -->\nold figures\n<!-- bench:end -->\ntail kept\n"
         let section = MeasurementsSection.lines(Self.results(), header: "Measured today.", command: "make bench")
         let written = MeasurementsSection.splice(section, into: document)
-        #expect(written.hasPrefix("# Prose\n\nkept\n<!-- bench:begin (written by scripts/bench.sh"))
+        #expect(written.hasPrefix("# Prose\n\nkept\n<!-- bench:begin (written by wirebench run"))
         #expect(written.hasSuffix("<!-- bench:end -->\ntail kept\n"))
         #expect(!written.contains("old figures"))
         #expect(written.contains("| Figure | Value | Goal | Method |"))

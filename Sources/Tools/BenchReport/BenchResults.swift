@@ -107,7 +107,7 @@ public struct PacketTimings: Codable, Equatable, Sendable {
     public var operations: [String: [String: Double]]
 }
 
-/// The facades against the other codecs on the same bytes (scripts/bench-ratios.sh).
+/// The facades against the other codecs on the same bytes (`make bench`'s ratio step, RatioStep).
 public struct CodecRatios: Codable, Equatable, Sendable {
     public var packets: [PacketInstructions]
     /// Fuzz target `decode` ÷ `decode_c` throughput on fixed inputs; nil when not measured.

@@ -57,7 +57,7 @@ public enum GoalRows {
     /// measure still gets its row, "not measured".
     public static func rows(_ r: BenchResults) -> [SummaryRow] {
         var rows: [SummaryRow] = []
-        let method = "callgrind: inclusive instructions of each program's loop / iterations, same bytes (scripts/bench-ratios.sh)"
+        let method = "callgrind: inclusive instructions of each program's loop / iterations, same bytes (make bench's ratio step)"
         for (kind, program, goal) in codecGoals {
             for packet in RatioReport.packets {
                 let p = r.ratios?.packets.first { $0.packet == packet }

@@ -11,7 +11,7 @@ public enum MeasurementsSection {
     /// The section's lines, markers included: the run's header and command, the summary table,
     /// the shipped layer's breakdown per configuration, the instruction table, peak memory.
     public static func lines(_ r: BenchResults, header: String, command: String) -> [String] {
-        var section = ["\(beginMarker) (written by scripts/bench.sh; edit the reporter, not this section) -->",
+        var section = ["\(beginMarker) (written by wirebench run, make bench; edit the reporter, not this section) -->",
                        "## Latest `make bench` figures", "", header, "", "```sh", command, "```", ""]
         section += SummaryTable.markdownLines(SummaryTable.rows(r))
         for (config, label) in SummaryTable.configurations {
@@ -32,7 +32,7 @@ public enum MeasurementsSection {
         }
         if let ratios = r.ratios {
             section += ["", "Facades against plain nanopb C and Google's libprotobuf on the same bytes "
-                        + "(scripts/bench-ratios.sh; **bold**: facades / other, lower is better):", ""]
+                        + "(make bench's ratio step; **bold**: facades / other, lower is better):", ""]
             section += RatioReport.tableLines(ratios)
             if let peak = ratios.peakMemory, !peak.isEmpty {
                 section += ["", "Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh):", "", "```"]

@@ -1,7 +1,7 @@
 // Where one operation of the facades or of plain nanopb C goes: nanopb's own entry points, the
 // counted allocator under them, and the rest (the Swift layer, or C's loop). Read from listings
 // that callgrind collected inside the program's loops only (--toggle-collect in
-// scripts/bench-ratios.sh), so every nanopb function in them ran for a measured operation.
+// RatioStep), so every nanopb function in them ran for a measured operation.
 
 import Foundation
 

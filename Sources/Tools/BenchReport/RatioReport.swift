@@ -1,10 +1,10 @@
 // `wirebench report ratios`: instructions per operation of the facades, plain nanopb C,
-// libprotobuf full and lite and SwiftProtobuf on the same bytes (scripts/bench-ratios.sh's
-// callgrind listings), the fuzz targets' fixed-input rate and the peak-memory table.
+// libprotobuf full and lite and SwiftProtobuf on the same bytes (the callgrind
+// listings of `make bench`'s ratio step, RatioStep), the fuzz targets' fixed-input rate and the peak-memory table.
 
 import Foundation
 
-/// The programs bench-ratios.sh runs under callgrind, in the table's order.
+/// The programs the ratio step runs under callgrind, in the table's order.
 public enum CodecProgram: String, CaseIterable, Sendable {
     case facade, c, full, lite, swiftprotobuf
 
@@ -45,7 +45,7 @@ public enum RatioReport {
     public static let packets = ["chat", "metrics"]
     public static let kinds = ["decode", "encode"]
 
-    /// Reads `work` (bench-ratios.sh's folder: `iterations`, `<packet>.bin`, `<program>-<packet>.txt`,
+    /// Reads `work` (the ratio step's folder: `iterations`, `<packet>.bin`, `<program>-<packet>.txt`,
     /// and `fuzz-rate.txt`, `peak-memory.txt` when measured).
     public static func read(work: String) throws -> CodecRatios {
         var iterations: [String: Int] = [:]
@@ -59,7 +59,7 @@ public enum RatioReport {
             var splits: [String: [String: OperationSplit]] = [:]
             for program in CodecProgram.allCases {
                 let name = "\(program.rawValue)-\(packet)"
-                // SwiftProtobuf's peer may not build here (bench-ratios.sh said why).
+                // SwiftProtobuf's peer may not build here (the ratio step said why).
                 if program == .swiftprotobuf && iterations[name] == nil { continue }
                 guard let n = iterations[name] else { throw BenchReportError.missingFigure("no iteration count of \(name) in \(work)/iterations") }
                 let listing = try String(contentsOfFile: work + "/\(name).txt", encoding: .utf8)

@@ -1,5 +1,5 @@
 // `wirebench report <subcommand>`: the figures of `make bench`, one subcommand per leg of
-// scripts/bench.sh. Each merges what it measured into RESULTS.json and prints its part;
+// `wirebench run` (which calls the same functions in process; these are for reruns by hand). Each merges what it measured into RESULTS.json and prints its part;
 // `summary` prints the one table and writes docs/measurements.md's bench section.
 
 import ArgumentParser
@@ -9,7 +9,7 @@ import Foundation
 public struct ReportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "The figures of `make bench` (scripts/bench.sh), merged into one RESULTS.json per run.",
+        abstract: "The figures of `make bench` (`wirebench run`), merged into one RESULTS.json per run.",
         subcommands: [Lines.self, Sizes.self, PeerSizes.self, Codec.self, Ratios.self, Summary.self, PlanMessages.self])
 
     public init() {}
@@ -86,7 +86,7 @@ public struct ReportCommand: ParsableCommand {
     struct Ratios: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Facades ÷ nanopb C, libprotobuf, SwiftProtobuf; fuzz rate; peak memory.")
         @Argument(help: "RESULTS.json of the run") var results: String
-        @Argument(help: "scripts/bench-ratios.sh's work folder") var work: String
+        @Argument(help: "the ratio step's work folder (BENCH_TMP/out/ratios)") var work: String
         func run() throws {
             try ReportCommand.update(results) { r in
                 let ratios = try RatioReport.read(work: work)

@@ -96,8 +96,9 @@ public struct Layer: Sendable, Equatable {
             .with { $0.extra = ["make fuzz-smoke"]; $0.extraLimit = 1200; $0.sampled = false },
         Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests")
             .with { $0.extra = ["make check-wide-schema"]; $0.extraLimit = 1200; $0.sampled = false },
-        // make bench's reporter: attribution, callgrind listings, the summary's goals, the doc section.
-        Layer("bench-report", ["Sources/Tools/BenchReport/*.swift"], "BenchReportTests"),
+        // make bench: its steps' command lines and knobs (Run/), and its reporter: attribution,
+        // callgrind listings, the summary's goals, the doc section.
+        Layer("bench-report", ["Sources/Tools/BenchReport/*.swift", "Sources/Tools/BenchReport/Run/*.swift"], "BenchReportTests"),
         // This tool's engine: rules, masking, sampling, layers, plants (its runner is unlayered, below).
         Layer("mutation", MutationEngineFiles.paths, "MutationKitTests"),
     ]
@@ -106,13 +107,11 @@ public struct Layer: Sendable, Equatable {
     public static let unlayered: [(pattern: String, reason: String)] = [
         // Measurements: they print figures for the docs; no test or CI leg runs them or reads what
         // they print, so every mutant of theirs would survive.
-        ("scripts/bench.sh", "a measurement (make bench); nothing runs it in CI or checks its figures"),
-        ("scripts/bench-ratios.sh", "a measurement (bench.sh --ratios); nothing runs it in CI or checks its figures"),
         ("scripts/udp-batch-bench.sh", "a measurement (make udp-batch-bench); nothing runs it in CI"),
         ("scripts/load-test.sh", "a load run (make load-test) by hand; no CI leg runs it"),
         ("scripts/peak-memory.sh", "a measurement (make peak-memory); no CI leg runs it"),
         ("scripts/fuzz-rate.sh", "a measurement of fuzzing speed; nothing runs it in CI"),
-        ("Sources/Tools/wirebench/*.swift", "the benchmark binary of udp-batch-bench.sh and load-test.sh; no test runs it"),
+        ("Sources/Tools/wirebench/*.swift", "the benchmark binary of udp-batch-bench.sh, load-test.sh and make bench; no test runs it"),
         // Checks of the checks, run by hand: their own job is to make a sanitizer or fuzzer fail.
         ("scripts/plant-bugs.sh", "plants bugs to show the sanitizer and valgrind legs catch them; run by hand, no CI leg"),
         ("scripts/fuzz-planted.sh", "plants bugs to show the fuzz targets find them; run by hand, no CI leg"),

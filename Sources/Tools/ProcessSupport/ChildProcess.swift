@@ -61,23 +61,26 @@ public enum ChildProcess {
     public static func runShowingOutput(
         _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
     ) throws(LaunchError) -> Int32 {
-        try runAndWait(executable, arguments, directory: directory, environment: environment, log: nil)
+        try runAndWait(executable, arguments, directory: directory, environment: environment, log: nil, stderr: nil)
     }
 
     /// Runs `executable` with stdin from /dev/null and stdout and stderr both into the file at `log`
     /// (created or truncated; one open file, so the two streams interleave as a shell's `> log 2>&1`
     /// would), with `environment` added to the caller's; blocks until it exits and returns its
-    /// status (128 + signal when a signal ended it).
+    /// status (128 + signal when a signal ended it). With `stderr`, stderr goes into that file
+    /// instead (created or truncated), so `log` holds the child's stdout alone.
     public static func runIntoLog(
-        _ executable: String, _ arguments: [String], log: String, environment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], log: String, stderr: String? = nil, environment: [String: String] = [:]
     ) throws(LaunchError) -> Int32 {
-        try runAndWait(executable, arguments, directory: nil, environment: environment, log: log)
+        try runAndWait(executable, arguments, directory: nil, environment: environment, log: log, stderr: stderr)
     }
 
     /// Starts `executable` through `env` (working directory, added environment), stdin from
-    /// /dev/null, stdout and stderr the caller's or both into `log`, and waits for it.
+    /// /dev/null, stdout and stderr the caller's or into `log` (stderr into `stderr` when given), and
+    /// waits for it.
     private static func runAndWait(
-        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?
+        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
+        stderr: String?
     ) throws(LaunchError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -85,7 +88,11 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let log {
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            if let stderr {
+                posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            }
         }
         var command = ["/usr/bin/env"]
         if let directory { command += ["-C", directory] }

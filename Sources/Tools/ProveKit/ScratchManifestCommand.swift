@@ -1,4 +1,4 @@
-// `wireproof scratch-manifest`: ScratchManifest for scripts (today the bench, scripts/bench.sh), so
+// `wireproof scratch-manifest`: ScratchManifest for tools outside this package (today `make bench`'s `wirebench run`), so
 // no script spells Package.swift text of its own.
 
 import ArgumentParser

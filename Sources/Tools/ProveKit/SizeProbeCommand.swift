@@ -1,4 +1,4 @@
-// `wireproof size-probe`: the bench's size probes (scripts/bench.sh). Writes a Swift `main.swift`
+// `wireproof size-probe`: the bench's size probes (`make bench`, `wirebench run`). Writes a Swift `main.swift`
 // that uses every accessor of some facade messages, from the generation plan (`--plan-out`), so no
 // generated text is read. For each chosen message type the program gets one `touch_T` function that
 // decodes T from the input, reads every getter, rebuilds T through every setter and `clearX()`,
@@ -46,7 +46,7 @@ public struct SizeProbeCommand: ParsableCommand {
     /// The probe program's text.
     static func program(touching messages: [PlanDocument.TypeEntry], module: String) -> String {
         var lines = [
-            "// Written by `wireproof size-probe` for scripts/bench.sh; do not edit or commit.",
+            "// Written by `wireproof size-probe` for make bench; do not edit or commit.",
             "// Uses every accessor of \(messages.count) message type(s).",
             "import \(module)",
             "",

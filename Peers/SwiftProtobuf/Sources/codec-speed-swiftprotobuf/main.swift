@@ -1,4 +1,4 @@
-// SwiftProtobuf's row of make bench's speed table (scripts/bench-ratios.sh): decodes and encodes
+// SwiftProtobuf's row of make bench's speed table (its ratio step): decodes and encodes
 // one encoded rtm.DataPacket through protoc-gen-swift's code of the bundled schema, as
 // Benchmarks/CodecBench does through the facades and Benchmarks/CodecC through plain nanopb C:
 //   decode = Rtm_DataPacket(serializedBytes:) from a [UInt8];  encode = serializedBytes() as [UInt8].
