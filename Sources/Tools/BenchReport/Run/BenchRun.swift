@@ -21,9 +21,14 @@ final class BenchTools {
     private var built: [String: String] = [:]
     private var peer: [String]?
 
-    init(_ settings: BenchSettings) {
+    /// The environment of `wireproof swiftprotobuf-peer`: the tree it builds the peer from is this
+    /// one, named, not found from where its binary lies (BENCH_TMP may be shared by several trees).
+    let peerEnvironment: [String: String]
+
+    init(_ settings: BenchSettings, root: String) {
         self.settings = settings
         log = settings.out + "/tools-build.log"
+        peerEnvironment = ["WIREPROOF_ROOT": root]
     }
 
     private func executable(_ product: String) throws -> String {
@@ -79,7 +84,7 @@ public enum BenchRun {
         try? manager.removeItem(atPath: settings.out)
         try manager.createDirectory(atPath: settings.out, withIntermediateDirectories: true)
         if settings.clean { for folder in settings.cleanedFolders { try? manager.removeItem(atPath: folder) } }
-        let tools = BenchTools(settings)
+        let tools = BenchTools(settings, root: root)
 
         print("")
         clock.say("1/5 lines of the fixed-cost runtime (Sources/Shipped/NanopbRuntime/*.swift)")

@@ -40,7 +40,8 @@ enum RatioStep {
         clock.say("building codec-speed-swiftprotobuf (protoc-gen-swift's code of Protos/, release)")
         var swiftProtobuf: String?
         let peerLog = work + "/swiftprotobuf-build.log", peerOut = peerLog + ".stdout"
-        let status = try BenchShell.status(try tools.peerTool() + ["swiftprotobuf-peer", "codec-speed"], log: peerOut, stderr: peerLog)
+        let status = try BenchShell.status(try tools.peerTool() + ["swiftprotobuf-peer", "codec-speed"], log: peerOut, stderr: peerLog,
+                                           environment: tools.peerEnvironment)
         if status == 0 {
             let stripped = work + "/codec-speed-swiftprotobuf.nodebug"
             let built = try BenchShell.read(peerOut).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -57,7 +57,7 @@ enum ReleaseBuildStep {
             let log = "\(out)/swiftprotobuf-\(configuration.rawValue).log"
             let path = log + ".stdout"
             let status = try BenchShell.status(peerSizeProbeCommand(settings, wireproof: try tools.peerTool(), configuration),
-                                               log: path, stderr: log)
+                                               log: path, stderr: log, environment: tools.peerEnvironment)
             let executable = ((try? BenchShell.read(path)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             if status == 0 {
                 guard try BenchShell.status([executable, "probe"], log: "/dev/null") == 0 else {
