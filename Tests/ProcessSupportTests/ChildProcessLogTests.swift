@@ -14,4 +14,13 @@ import Testing
         #expect(try ChildProcess.runIntoLog("/bin/sh", ["-c", "echo short"], log: log) == 0)
         #expect(String(decoding: try ChildProcess.readFile(log), as: UTF8.self) == "short\n")
     }
+
+    @Test func aSeparateStderrFileLeavesTheLogWithStdoutAlone() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("child-split-\(getpid())").path
+        let log = base + ".out", errors = base + ".err"
+        defer { unlink(log); unlink(errors) }
+        #expect(try ChildProcess.runIntoLog("/bin/sh", ["-c", "echo table; echo progress >&2"], log: log, stderr: errors) == 0)
+        #expect(String(decoding: try ChildProcess.readFile(log), as: UTF8.self) == "table\n")
+        #expect(String(decoding: try ChildProcess.readFile(errors), as: UTF8.self) == "progress\n")
+    }
 }
