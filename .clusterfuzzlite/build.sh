@@ -8,8 +8,11 @@
 # rebuild what the same tree already built under its real path.
 cd "$(cd "$SRC/wireproof" && pwd -P)"
 bash scripts/setup.sh >/dev/null
-# The differential's SwiftProtobuf party: protoc-gen-swift's code for the schema (git-ignored).
-bash scripts/fuzz.sh generate
+. scripts/lib.sh
+# `wireproof fuzz` ($WIREPROOF_TOOL, else this tree's debug build). The differential's SwiftProtobuf
+# party: protoc-gen-swift's code for the schema (git-ignored).
+tool=$(wireproof_tool)
+"$tool" fuzz generate
 if [ -n "${SWIFTFLAGS:-}" ]; then
   flags=($SWIFTFLAGS)
 else
@@ -20,8 +23,7 @@ else
 fi
 (cd Fuzz && swift build -c release "${flags[@]}" --product decode && swift build -c release "${flags[@]}" --product differential && swift build -c release "${flags[@]}" --product structure)
 bin=$(cd Fuzz && swift build -c release "${flags[@]}" --show-bin-path)
-mapfile -t protos < <(cd Protos && find . -name '*.proto' -type f | sed 's|^\./||' | LC_ALL=C sort)
-(cd Protos && protoc -I. -I/usr/include --include_imports --descriptor_set_out="$OUT/wireproof.pb" "${protos[@]}")
+"$tool" fuzz descriptor-set "$OUT/wireproof.pb"
 seeds=$(mktemp -d); trap 'rm -rf "$seeds"' EXIT
 (cd Corpus && zip -q -r -j "$seeds/seeds.zip" seeds regressions)
 for target in decode differential structure; do

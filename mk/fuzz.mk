@@ -1,5 +1,5 @@
 # Fuzzing (docs/fuzzing.md): libFuzzer targets in Fuzz/ (decode, differential, structure), corpus in
-# Corpus/, work in .scratch/fuzz/. See docs/fuzzing.md.
+# Corpus/, work in .scratch/fuzz/, driven by `wireproof fuzz` (ProveKit/Fuzz). See docs/fuzzing.md.
 #   make fuzz TARGET=differential SECONDS=300   a campaign: progress, end report, coverage plot
 #   make fuzz-smoke                             every target FUZZ_SMOKE_SECONDS, regression replay,
 #                                               ClusterFuzzLite build.sh (the CI leg)
@@ -9,17 +9,21 @@
 TARGET ?= decode
 SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 30
+# The debug `wireproof` of this tree (built by fuzz-tool).
+FUZZ = $(SWIFT) run --skip-build wireproof fuzz
 
-.PHONY: fuzz fuzz-build fuzz-smoke fuzz-minimize fuzz-triage fuzz-corpus
+.PHONY: fuzz fuzz-tool fuzz-build fuzz-smoke fuzz-minimize fuzz-triage fuzz-corpus
+fuzz-tool: setup
+	@$(SWIFT) build --product wireproof >&2
 fuzz: fuzz-build ## a libFuzzer campaign (TARGET, SECONDS)
-	@bash scripts/fuzz.sh run "$(TARGET)" "$(SECONDS)"
-fuzz-build: setup ## build the fuzz targets
-	@bash scripts/fuzz.sh build
-fuzz-smoke: setup ## every target briefly, regression replay, ClusterFuzzLite build (CI leg)
-	@bash scripts/fuzz.sh smoke "$(FUZZ_SMOKE_SECONDS)"
+	@$(FUZZ) run "$(TARGET)" "$(SECONDS)"
+fuzz-build: fuzz-tool ## build the fuzz targets
+	@$(FUZZ) build
+fuzz-smoke: fuzz-tool ## every target briefly, regression replay, ClusterFuzzLite build (CI leg)
+	@$(FUZZ) smoke "$(FUZZ_SMOKE_SECONDS)"
 fuzz-minimize: fuzz-build ## merge a campaign's corpus down (TARGET)
-	@bash scripts/fuzz.sh minimize "$(TARGET)"
+	@$(FUZZ) minimize "$(TARGET)"
 fuzz-triage: fuzz-build ## a triage folder for one input (TARGET, FILE)
-	@bash scripts/fuzz.sh triage "$(TARGET)" "$(FILE)"
+	@$(FUZZ) triage "$(TARGET)" "$(FILE)"
 fuzz-corpus: fuzz-build ## regenerate Corpus/seeds and the dictionary
-	@bash scripts/fuzz.sh corpus
+	@$(FUZZ) corpus

@@ -180,6 +180,26 @@ public enum ChildProcess {
         try spawn(executable, arguments, stdin: "/dev/null", stdout: stdout, stderr: stderr, nil)
     }
 
+    /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr both into
+    /// the one file at `output` (created or truncated; interleaved as the child writes them, as a
+    /// shell's `> output 2>&1`); returns its process id. The caller owns the child as with `launch`.
+    public static func launch(_ executable: String, _ arguments: [String], output: String) throws(LaunchError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = spawnWithCleanSignals(&pid, executable, &actions, argv)
+        guard error == 0 else {
+            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        }
+        return pid
+    }
+
     /// A launched child whose standard input and output are pipes to this process.
     public struct PipedChild: Sendable {
         public let pid: pid_t

@@ -2,7 +2,7 @@
 // (decode properties; facades / oracle / Google's parser, and SwiftProtobuf when prove's peer took
 // part) over the proved schema, then, when prove ran the device party, of the `device` target
 // (facades against the schema's own nanopb build, DeviceMutantCheck's judgment), N seconds each.
-// The fuzz package is FuzzPackage's; the build flags are scripts/fuzz-env.sh's, as every fuzz build's.
+// The fuzz package is FuzzPackage's; the build flags are scripts/fuzz-env.sh's (FuzzEnvironment), as every fuzz build's.
 
 import Foundation
 import ProofSupport
@@ -57,23 +57,12 @@ struct SchemaFuzzStep {
         return FuzzPackage(scratch: scratch, root: root, swiftProtobuf: peer)
     }
 
-    /// scripts/fuzz-env.sh's build flags and the environment it exports, read by sourcing it (the one
-    /// place every fuzz build's flags are written).
-    static func fuzzEnvironment(root: String) throws -> (flags: [String], environment: [String: String]) {
-        let result = try ChildProcess.run("/bin/bash", [
-            "-c", #". "$0" && printf '%s\n' "${FUZZ_BUILD_FLAGS[@]}" && printf 'SWIFT_BACKTRACE=%s\n' "$SWIFT_BACKTRACE""#,
-            root + "/scripts/fuzz-env.sh"])
-        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard result.status == 0, let last = lines.last, last.hasPrefix("SWIFT_BACKTRACE="), lines.count > 1 else {
-            throw ProveError(description: "fuzz: cannot read scripts/fuzz-env.sh (\(result.stderrText))")
-        }
-        return (Array(lines.dropLast()), ["SWIFT_BACKTRACE": String(last.dropFirst("SWIFT_BACKTRACE=".count))])
-    }
-
     func run() throws -> Int32 {
         let package = try package()
         try package.write()
-        let (flags, fuzzEnvironment) = try Self.fuzzEnvironment(root: root)
+        let fuzzSettings: FuzzEnvironment
+        do { fuzzSettings = try FuzzEnvironment.read(root: root) } catch { throw ProveError(description: "fuzz: \(error)") }
+        let (flags, fuzzEnvironment) = (fuzzSettings.buildFlags, fuzzSettings.exported)
         let swift = ["swift", "build"] + flags
         for target in targets {
             ProveCommand.printOut("fuzz-schema: building the \(target) target for \(scratch) (release, -sanitize=fuzzer,address)")
@@ -130,14 +119,9 @@ struct SchemaFuzzStep {
     /// A reproducer's triage lines: its path, then protoc --decode_raw of the bytes after the first
     /// (the type selector), at most 20 lines.
     static func triage(_ crash: String) -> [String] {
-        var lines = ["  reproducer: \(crash) (first byte: type selector); protoc --decode_raw of the rest:"]
-        let bytes = Array((FileManager.default.contents(atPath: crash) ?? Data()).dropFirst())
-        let protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
-        if let decoded = try? ChildProcess.run(protoc, ["--decode_raw"], input: bytes) {
-            let text = String(decoding: decoded.stdout + decoded.stderr, as: UTF8.self)
-            lines += text.split(separator: "\n").prefix(20).map { "    " + $0 }
-        }
-        return lines
+        let lines = ["  reproducer: \(crash) (first byte: type selector); protoc --decode_raw of the rest:"]
+        let text = FuzzTriage.decodeRaw(Array(FileManager.default.contents(atPath: crash) ?? Data()))
+        return lines + text.split(separator: "\n").prefix(20).map { "    " + $0 }
     }
 }
 

@@ -2,7 +2,7 @@
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
 // (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
 // `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package),
-// `check-foreign` (the proof on public schemas, `make check-foreign`).
+// `check-foreign` (the proof on public schemas, `make check-foreign`), `fuzz` (the libFuzzer workflows, `make fuzz*`).
 
 import ArgumentParser
 import CatalogGenerator
@@ -14,7 +14,8 @@ public struct WireproofCommand: AsyncParsableCommand {
         commandName: "wireproof",
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
-                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self, ForeignCheckCommand.self])
+                      ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self, ForeignCheckCommand.self,
+                      FuzzCommand.self])
 
     public init() {}
 
