@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "GoogleParser", linkerSettings: [.linkedLibrary("protobuf"), .linkedLibrary("stdc++")]),
         .executableTarget(name: "decode", dependencies: ["FuzzKit"]),
         // protoc-gen-swift's code for the bundled schema, its registry and the prove adapter
-        // (SwiftProtobufCodec), written by `scripts/fuzz.sh generate` (git-ignored, never committed).
+        // (SwiftProtobufCodec), written by `wireproof fuzz generate` (git-ignored, never committed).
         .target(name: "SwiftProtobufSchema", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .executableTarget(name: "differential", dependencies: ["FuzzKit", "GoogleParser", "SwiftProtobufSchema"]),
         .executableTarget(name: "structure", dependencies: ["FuzzKit"]),

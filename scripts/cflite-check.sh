@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs .clusterfuzzlite/build.sh as ClusterFuzzLite would, with a scratch $SRC (holding this tree
 # as $SRC/wireproof) and a scratch $OUT, then checks that $OUT holds every fuzzer, its dictionary
-# and its seed archive, and that each fuzzer starts from $OUT and runs its seeds.
+# and its seed archive, and that each fuzzer starts from $OUT and runs its seeds. Part of
+# `wireproof fuzz smoke`, which hands build.sh itself as $WIREPROOF_TOOL.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

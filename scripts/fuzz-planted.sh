@@ -31,6 +31,7 @@ mutate=$(cd "$root" && swift build --show-bin-path)/wiremutate
 tool() { (cd "$root" && "$mutate" "$@"); }
 tool tree "$tree" --also Fuzz/Sources/SwiftProtobufSchema
 (cd "$tree" && bash scripts/setup.sh >/dev/null)
+tool=$(wireproof_tool)
 
 bin_dir() { (cd "$tree/Fuzz" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 build() {
@@ -44,8 +45,7 @@ for bug in "${bugs[@]}"; do
   echo "fuzz-planted: $bug: building $targets"
   build
   bin=$(bin_dir)
-  mapfile -t protos < <(cd "$tree/Protos" && find . -name '*.proto' -type f | sed 's|^\./||' | LC_ALL=C sort)
-  (cd "$tree/Protos" && protoc -I. -I/usr/include --include_imports --descriptor_set_out="$bin/wireproof.pb" "${protos[@]}")
+  WIREPROOF_ROOT=$tree "$tool" fuzz descriptor-set "$bin/wireproof.pb"
   for target in $targets; do
     times=() found=0 what=""
     for seed in $(seq 1 "$runs"); do

@@ -22,9 +22,9 @@ export FUZZ_COVERAGE=${FUZZ_COVERAGE:-runtime}
 source "$root/scripts/fuzz-env.sh"
 work=$root/.scratch/fuzz/rate/$FUZZ_COVERAGE
 mkdir -p "$work"
-# The schema the harness loads. fuzz.sh also puts the differential's placeholder source in place,
-# without which a fresh clone's Fuzz package does not load at all.
-bash scripts/fuzz.sh descriptor-set "$work/wireproof.pb"
+# The schema the harness loads. `wireproof fuzz` also puts the differential's placeholder source in
+# place, without which a fresh clone's Fuzz package does not load at all.
+"$(wireproof_tool)" fuzz descriptor-set "$work/wireproof.pb"
 export WIREPROOF_DESCRIPTOR_SET=$work/wireproof.pb
 for product in decode decode_c; do
   (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$product" > "$work/build-$product.log" 2>&1) || die "cannot build $product (FUZZ_COVERAGE=$FUZZ_COVERAGE)"

@@ -95,15 +95,6 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
             == "fuzz-schema: differential: three parties, without SwiftProtobuf (prove's SwiftProtobuf peer is off: why)")
     }
 
-    @Test func theBuildFlagsAreFuzzEnvs() throws {
-        let (flags, environment) = try SchemaFuzzStep.fuzzEnvironment(root: repositoryRoot)
-        let script = try String(contentsOfFile: repositoryRoot + "/scripts/fuzz-env.sh", encoding: .utf8)
-        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("FUZZ_BUILD_FLAGS=(") })
-        #expect(flags == line.dropFirst("FUZZ_BUILD_FLAGS=(".count).dropLast().split(separator: " ").map(String.init))
-        #expect(flags.contains("-sanitize=fuzzer,address"))
-        #expect(environment["SWIFT_BACKTRACE"] == "enable=no")
-    }
-
     @Test func aRunIsBrokenWhenTheTargetFailsOrLeavesAReproducer() {
         let log = "#1024\tpulse\n#2048\tDONE cov: 10\nstat::number_of_executed_units: 2048\nstat::average_exec_per_sec: 400\n"
         let clean = FuzzVerdict(target: "differential", status: 0, crashes: [], log: log, logPath: "/l")

@@ -10,6 +10,13 @@ struct CampaignReport: Equatable {
     let edges: Int?
     let features: Int?
 
+    init(executions: Int, execsPerSecond: Int, edges: Int?, features: Int?) {
+        self.executions = executions
+        self.execsPerSecond = execsPerSecond
+        self.edges = edges
+        self.features = features
+    }
+
     init(log: String) {
         var executions = 0, rate = 0
         var edges: Int?, features: Int?
@@ -19,10 +26,7 @@ struct CampaignReport: Equatable {
             if let value = Self.number(after: "cov: ", in: line) { edges = value }
             if let value = Self.number(after: "ft: ", in: line) { features = value }
         }
-        self.executions = executions
-        self.execsPerSecond = rate
-        self.edges = edges
-        self.features = features
+        self.init(executions: executions, execsPerSecond: rate, edges: edges, features: features)
     }
 
     /// The value of a final-stats line `name: N`.

@@ -66,10 +66,10 @@ struct FuzzCampaign {
         var follower = log.map { LogFollower(path: $0) }
         while true {
             if let status = ChildProcess.exitStatus(of: pid) {
-                follower?.show(final: true)
+                for line in follower?.newProgressLines(final: true) ?? [] { printOut(line) }
                 return status
             }
-            follower?.show(final: false)
+            for line in follower?.newProgressLines(final: false) ?? [] { printOut(line) }
             if Date() > deadline {
                 printOut("fuzz: still running past its time; stopped")
                 return ChildProcess.stop(pid, signal: SIGKILL)
@@ -79,7 +79,7 @@ struct FuzzCampaign {
     }
 }
 
-/// Reads a growing log from where it last stopped and prints its new progress lines.
+/// Reads a growing log from where it last stopped and picks its new progress lines.
 struct LogFollower {
     let path: String
     private var offset: UInt64 = 0
@@ -87,12 +87,12 @@ struct LogFollower {
 
     init(path: String) { self.path = path }
 
-    /// Prints the progress lines completed since the last call; with `final`, an unterminated last
-    /// line too. Lines are cut at newline bytes, so a character split across two reads stays whole.
-    mutating func show(final: Bool) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+    /// The progress lines completed since the last call; with `final`, an unterminated last line
+    /// too. Lines are cut at newline bytes, so a character split across two reads stays whole.
+    mutating func newProgressLines(final: Bool) -> [String] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: offset)) != nil else { return }
+        guard (try? handle.seek(toOffset: offset)) != nil else { return [] }
         let chunk = (try? handle.readToEnd()) ?? Data()
         offset += UInt64(chunk.count)
         partial.append(chunk)
@@ -100,9 +100,6 @@ struct LogFollower {
         let last = lines.removeLast()
         partial = final ? Data() : Data(last)
         if final { lines.append(last) }
-        for line in lines {
-            let text = String(decoding: line, as: UTF8.self)
-            if CampaignReport.isProgress(Substring(text)) { printOut(text) }
-        }
+        return lines.map { String(decoding: $0, as: UTF8.self) }.filter { CampaignReport.isProgress(Substring($0)) }
     }
 }

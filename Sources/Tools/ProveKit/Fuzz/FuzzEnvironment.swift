@@ -19,9 +19,12 @@ struct FuzzEnvironment: Sendable, Equatable {
 
     /// Sources ROOT/scripts/fuzz-env.sh in bash and reads back the flags and exports; throws when it
     /// fails (a FUZZ_COVERAGE other than `all` or `runtime`: its message says so).
-    static func read(root: String) throws -> FuzzEnvironment {
+    /// `overrides` are set for the script on top of this process's environment (tests choose a
+    /// FUZZ_COVERAGE with it).
+    static func read(root: String, overrides: [String: String] = [:]) throws -> FuzzEnvironment {
         let printExports = exportedNames.map { #"printf '%s\n' "${\#($0)-}""# }.joined(separator: " && ")
-        let result = try ChildProcess.run("/bin/bash", [
+        let variables = overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let result = try ChildProcess.run("/usr/bin/env", variables + ["/bin/bash",
             "-c", #". "$0" && printf '%s\n' "${#FUZZ_BUILD_FLAGS[@]}" "${FUZZ_BUILD_FLAGS[@]}" && "# + printExports,
             root + "/scripts/fuzz-env.sh"])
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
