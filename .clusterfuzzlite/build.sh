@@ -6,6 +6,8 @@
 # (set by its precompile_swift) chooses the sanitizer flags; elsewhere $SANITIZER (default address).
 # The physical path: a symlinked $SRC (scripts/cflite-check.sh) would otherwise make SwiftPM
 # rebuild what the same tree already built under its real path.
+# `set` as well as the #! line: scripts/cflite-check.sh runs this file with `bash build.sh`.
+set -eu
 cd "$(cd "$SRC/wireproof" && pwd -P)"
 bash scripts/setup.sh >/dev/null
 . scripts/lib.sh

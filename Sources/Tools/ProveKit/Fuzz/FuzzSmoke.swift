@@ -44,7 +44,8 @@ struct FuzzSmoke {
             case .clusterFuzzLiteCheck:
                 printOut("fuzz: ClusterFuzzLite build.sh into a scratch $OUT")
                 // build.sh runs `wireproof fuzz`: this very executable, never a second build of it.
-                let tool = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+                // (Foundation's resolvingSymlinksInPath leaves /proc/self/exe as it is; readlink does not.)
+                let tool = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
                 failed = try ChildProcess.runShowingOutput("/bin/bash", [workspace.root + "/scripts/cflite-check.sh"], in: workspace.root,
                                                            environment: ["WIREPROOF_TOOL": tool]) != 0 || failed
             }
