@@ -18,7 +18,10 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         let replay = try #require(try WireproofCommand.parseAsRoot(["fuzz", "replay", "decode", "a", "b"]) as? FuzzCommand.Replay)
         #expect(replay.target == .decode && replay.files == ["a", "b"])
         #expect(try (WireproofCommand.parseAsRoot(["fuzz", "smoke"]) as? FuzzCommand.Smoke)?.seconds == 30)
-        for subcommand in ["build", "run", "smoke", "minimize", "triage", "corpus", "replay", "descriptor-set", "generate"] {
+        let subcommands = ["build", "run", "smoke", "minimize", "triage", "corpus", "replay", "descriptor-set", "generate"]
+        // Listed by name: `fuzz NAME --help` exits 0 for an unknown NAME too (it prints `fuzz`'s help).
+        #expect(FuzzCommand.configuration.subcommands.map { $0._commandName } == subcommands)
+        for subcommand in subcommands {
             #expect(await WireproofCommand.main(["fuzz", subcommand, "--help"]) == 0, "\(subcommand)")
         }
     }
