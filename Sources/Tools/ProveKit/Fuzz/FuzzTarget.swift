@@ -1,4 +1,4 @@
-// The libFuzzer targets of Fuzz/ that `wireproof fuzz` runs, and the error every fuzz workflow reports.
+// The libFuzzer targets of Fuzz/ that `wireproof fuzz` runs.
 
 import ArgumentParser
 
@@ -10,10 +10,4 @@ enum FuzzTarget: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     /// Every product `build` makes, in build order: the targets, then the benchmark baseline.
     static let builtProducts = allCases.map(\.rawValue) + ["decode_c"]
-}
-
-/// Why a fuzz workflow stopped: printed as "fuzz: <description>" and exit status 1.
-struct FuzzError: Error, CustomStringConvertible, Equatable {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
