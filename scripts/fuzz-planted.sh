@@ -31,7 +31,7 @@ mutate=$(cd "$root" && swift build --show-bin-path)/wiremutate
 tool() { (cd "$root" && "$mutate" "$@"); }
 tool tree "$tree" --also Fuzz/Sources/SwiftProtobufSchema
 (cd "$tree" && bash scripts/setup.sh >/dev/null)
-tool=$(wireproof_tool)
+wireproof=$(wireproof_tool)
 
 bin_dir() { (cd "$tree/Fuzz" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 build() {
@@ -45,7 +45,7 @@ for bug in "${bugs[@]}"; do
   echo "fuzz-planted: $bug: building $targets"
   build
   bin=$(bin_dir)
-  WIREPROOF_ROOT=$tree "$tool" fuzz descriptor-set "$bin/wireproof.pb"
+  WIREPROOF_ROOT=$tree "$wireproof" fuzz descriptor-set "$bin/wireproof.pb"
   for target in $targets; do
     times=() found=0 what=""
     for seed in $(seq 1 "$runs"); do

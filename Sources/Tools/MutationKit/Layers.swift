@@ -92,7 +92,8 @@ public struct Layer: Sendable, Equatable {
             .with { $0.extra = ["make check-foreign"]; $0.extraLimit = 3600; $0.sampled = false },
         Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests")
             .with { $0.extra = ["make asan", "make tsan"]; $0.extraLimit = 3600; $0.sampled = false },
-        Layer("fuzz", ["scripts/fuzz.sh", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh"], "NanopbRuntimeTests")
+        Layer("fuzz", ["Sources/Tools/ProveKit/Fuzz/*.swift", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh"],
+              "NanopbRuntimeTests|FuzzWorkflowTests")
             .with { $0.extra = ["make fuzz-smoke"]; $0.extraLimit = 1200; $0.sampled = false },
         Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests")
             .with { $0.extra = ["make check-wide-schema"]; $0.extraLimit = 1200; $0.sampled = false },

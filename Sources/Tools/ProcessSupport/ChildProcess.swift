@@ -75,6 +75,15 @@ public enum ChildProcess {
         try runAndWait(executable, arguments, directory: nil, environment: environment, log: log, stderr: stderr)
     }
 
+    /// As `runIntoLog`, in `directory`, but in the background: returns the child's process id as
+    /// soon as it started (a caller can read `log` while it grows). The caller owns the child: it
+    /// must reap it with `exitStatus(of:)`, `waitForExit` or `stop(_:signal:)`.
+    public static func launchIntoLog(
+        _ executable: String, _ arguments: [String], log: String, in directory: String? = nil, environment: [String: String] = [:]
+    ) throws(LaunchError) -> pid_t {
+        try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log)
+    }
+
     /// Starts `executable` through `env` (working directory, added environment), stdin from
     /// /dev/null, stdout and stderr the caller's or into `log` (stderr into `stderr` when given), and
     /// waits for it.
@@ -82,6 +91,13 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
         stderr: String?
     ) throws(LaunchError) -> Int32 {
+        waitForExit(try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log))
+    }
+
+    /// Starts `executable` as `runAndWait` describes; returns its process id without waiting.
+    private static func spawnThroughEnv(
+        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?
+    ) throws(LaunchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -104,7 +120,7 @@ public enum ChildProcess {
         guard error == 0 else {
             throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
         }
-        return waitForExit(pid)
+        return pid
     }
 
     /// Three temporary files: the child's stdin (holding `input`), stdout and stderr.
@@ -178,26 +194,6 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], stdout: String, stderr: String
     ) throws(LaunchError) -> pid_t {
         try spawn(executable, arguments, stdin: "/dev/null", stdout: stdout, stderr: stderr, nil)
-    }
-
-    /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr both into
-    /// the one file at `output` (created or truncated; interleaved as the child writes them, as a
-    /// shell's `> output 2>&1`); returns its process id. The caller owns the child as with `launch`.
-    public static func launch(_ executable: String, _ arguments: [String], output: String) throws(LaunchError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let error = spawnWithCleanSignals(&pid, executable, &actions, argv)
-        guard error == 0 else {
-            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
-        }
-        return pid
     }
 
     /// A launched child whose standard input and output are pipes to this process.

@@ -20,13 +20,13 @@ struct FuzzCampaign {
         let log = workspace.log(target)
         printOut("fuzz: \(target.rawValue) for \(seconds) s; progress below (libFuzzer: #execs, cov = edges, ft = features, corp = entries)")
         let arguments = LibFuzzerArguments(workspace: workspace).campaign(target, seconds: seconds, settings: settings)
-        let command = build.environment.envCommand(executable, arguments)
+        let exported = build.environment.exported
         // Bounded: libFuzzer stops itself after `seconds`; a fuzzer still running long after that is stopped.
         let deadline = Date().addingTimeInterval(Double(seconds) * 2 + 600)
         let status: Int32
         if settings.jobs > 1 {
             // Workers write fuzz-<n>.log into the current folder: the target's work folder here.
-            let pid = try ChildProcess.launch("/usr/bin/env", ["-C", workspace.work(target)] + command, output: "/dev/null")
+            let pid = try ChildProcess.launchIntoLog(executable, arguments, log: "/dev/null", in: workspace.work(target), environment: exported)
             status = Self.wait(pid, until: deadline, following: nil)
             let workerLogs = (try fm.contentsOfDirectory(atPath: workspace.work(target)))
                 .filter { $0.hasPrefix("fuzz-") && $0.hasSuffix(".log") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -40,7 +40,7 @@ struct FuzzCampaign {
             let progress = String(decoding: joined, as: UTF8.self).split(separator: "\n").filter { $0.first == "#" && CampaignReport.isProgress($0) }
             for line in progress.suffix(5) { printOut(String(line)) }
         } else {
-            let pid = try ChildProcess.launch("/usr/bin/env", command, output: log)
+            let pid = try ChildProcess.launchIntoLog(executable, arguments, log: log, environment: exported)
             status = Self.wait(pid, until: deadline, following: log)
         }
         let logText = String(decoding: fm.contents(atPath: log) ?? Data(), as: UTF8.self)

@@ -23,7 +23,7 @@ struct FuzzCorpusWork {
         try fm.createDirectory(atPath: merged, withIntermediateDirectories: true)
         let log = workspace.work(target) + "/merge.log"
         let arguments = LibFuzzerArguments(workspace: workspace).merge(target, into: merged)
-        _ = ChildProcess.waitForExit(try ChildProcess.launch("/usr/bin/env", build.environment.envCommand(executable, arguments), output: log))
+        _ = try ChildProcess.runIntoLog(executable, arguments, log: log, environment: build.environment.exported)
         let output = String(decoding: try ChildProcess.readFile(log), as: UTF8.self)
         for line in output.split(separator: "\n") where line.contains("MERGE-OUTER") || line.contains("ERROR") { printOut(String(line)) }
         let before = FuzzWorkspace.files(under: corpus).count, after = FuzzWorkspace.files(under: merged).count
@@ -50,7 +50,7 @@ struct FuzzCorpusWork {
         let executable = try build.binary(target)
         let arguments = LibFuzzerArguments.replay(files)
         if let output {
-            return ChildProcess.waitForExit(try ChildProcess.launch("/usr/bin/env", build.environment.envCommand(executable, arguments), output: output))
+            return try ChildProcess.runIntoLog(executable, arguments, log: output, environment: build.environment.exported)
         }
         return try ChildProcess.runShowingOutput(executable, arguments, environment: build.environment.exported)
     }

@@ -36,12 +36,6 @@ struct FuzzTriage {
         "type selector byte: \(input.first ?? 0)\n" + decodeRaw(input)
     }
 
-    /// Runs `command` (an /usr/bin/env command line) with its standard output and error in `output`;
-    /// returns its exit status.
-    private func run(_ command: [String], output: String) throws -> Int32 {
-        ChildProcess.waitForExit(try ChildProcess.launch("/usr/bin/env", command, output: output))
-    }
-
     /// Fills the triage folder of `file` and prints where it is and the first line saying why it crashed.
     func triage(_ target: FuzzTarget, _ file: String) throws {
         let executable = try build.binary(target)
@@ -54,14 +48,15 @@ struct FuzzTriage {
         // The symbolized stack (swift-demangle'd) and the broken property, from one replay.
         let raw = folder + "/stack.raw.txt"
         let symbolizer = ChildProcess.executableOnPath("llvm-symbolizer")
-        _ = try run(build.environment.envCommand(executable, [reproducer], extra: LibFuzzerArguments.symbolizingEnvironment(symbolizer: symbolizer)),
-                    output: raw)
+        let symbolizing = build.environment.exported.merging(LibFuzzerArguments.symbolizingEnvironment(symbolizer: symbolizer)) { $1 }
+        _ = try ChildProcess.runIntoLog(executable, [reproducer], log: raw, environment: symbolizing)
         let rawStack = try ChildProcess.readFile(raw)
         let demangled = try? ChildProcess.run("/usr/bin/env", [build.swift, "demangle"], input: rawStack)
         try Data(demangled?.status == 0 ? demangled!.stdout : rawStack).write(to: URL(fileURLWithPath: folder + "/stack.txt"))
         try fm.removeItem(atPath: raw)
         _ = try? fm.removeItem(atPath: minimized)
-        _ = try run(build.environment.envCommand(executable, LibFuzzerArguments.minimizeCrash(reproducer, into: minimized)), output: folder + "/minimize.log")
+        _ = try ChildProcess.runIntoLog(executable, LibFuzzerArguments.minimizeCrash(reproducer, into: minimized), log: folder + "/minimize.log",
+                                        environment: build.environment.exported)
         if !fm.fileExists(atPath: minimized) { try fm.copyItem(atPath: reproducer, toPath: minimized) }
         for input in [reproducer, minimized] {
             try Data(Self.decodeRawReport(try ChildProcess.readFile(input)).utf8).write(to: URL(fileURLWithPath: input + ".decode_raw.txt"))
