@@ -81,7 +81,7 @@ public enum ChildProcess {
     public static func launchIntoLog(
         _ executable: String, _ arguments: [String], log: String, in directory: String? = nil, environment: [String: String] = [:]
     ) throws(LaunchError) -> pid_t {
-        try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log)
+        try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log, stderr: nil)
     }
 
     /// Starts `executable` through `env` (working directory, added environment), stdin from
@@ -91,12 +91,13 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
         stderr: String?
     ) throws(LaunchError) -> Int32 {
-        waitForExit(try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log))
+        waitForExit(try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log, stderr: stderr))
     }
 
     /// Starts `executable` as `runAndWait` describes; returns its process id without waiting.
     private static func spawnThroughEnv(
-        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?
+        _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
+        stderr: String?
     ) throws(LaunchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
