@@ -22,8 +22,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#bugs[@]} -gt 0 ] || bugs=(no-length-bound varint-off-by-one read-off-by-one submsg-leak invalid-free no-nul-terminator)
-source "$root/scripts/fuzz-env.sh"
-
 tree=$root/.scratch/planted/tree runs_dir=$root/.scratch/planted/runs
 # The planting tool (wiremutate, run from the root); the copy keeps its git-ignored files (Fuzz/.build: incremental builds).
 (cd "$root" && swift build --product wiremutate >/dev/null)
@@ -32,6 +30,9 @@ tool() { (cd "$root" && "$mutate" "$@"); }
 tool tree "$tree" --also Fuzz/Sources/SwiftProtobufSchema
 (cd "$tree" && bash scripts/setup.sh >/dev/null)
 wireproof=$(wireproof_tool)
+# After the tools' debug builds: with FUZZ_COVERAGE=runtime it exports what gives the root
+# manifest coverage flags, with which a build outside the fuzz build fails.
+source "$root/scripts/fuzz-env.sh"
 
 bin_dir() { (cd "$tree/Fuzz" && swift build "${FUZZ_BUILD_FLAGS[@]}" --show-bin-path); }
 build() {

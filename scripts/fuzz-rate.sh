@@ -19,12 +19,15 @@ cd "$root"
 seconds=${1:-60}
 core=${FUZZ_RATE_CORE:-0}
 export FUZZ_COVERAGE=${FUZZ_COVERAGE:-runtime}
+# Before fuzz-env.sh: it exports the variable that gives the root manifest's runtime coverage
+# flags, with which the debug wireproof build fails (coverage without a sanitizer).
+wireproof=$(wireproof_tool)
 source "$root/scripts/fuzz-env.sh"
 work=$root/.scratch/fuzz/rate/$FUZZ_COVERAGE
 mkdir -p "$work"
 # The schema the harness loads. `wireproof fuzz` also puts the differential's placeholder source in
 # place, without which a fresh clone's Fuzz package does not load at all.
-"$(wireproof_tool)" fuzz descriptor-set "$work/wireproof.pb"
+"$wireproof" fuzz descriptor-set "$work/wireproof.pb"
 export WIREPROOF_DESCRIPTOR_SET=$work/wireproof.pb
 for product in decode decode_c; do
   (cd Fuzz && swift build "${FUZZ_BUILD_FLAGS[@]}" --product "$product" > "$work/build-$product.log" 2>&1) || die "cannot build $product (FUZZ_COVERAGE=$FUZZ_COVERAGE)"
