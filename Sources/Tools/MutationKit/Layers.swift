@@ -130,6 +130,6 @@ public struct Layer: Sendable, Equatable {
 
 /// The files of the engine, judged by MutationKitTests (the rest of MutationKit is unlayered).
 enum MutationEngineFiles {
-    static let paths = ["SHA1", "MutationRule", "MutantGenerator", "ProseMask", "Mutant", "MutantSource", "Layers", "LayerCoverage", "Plants"]
+    static let paths = ["MutationRule", "MutantGenerator", "ProseMask", "Mutant", "MutantSource", "Layers", "LayerCoverage", "Plants"]
         .map { "Sources/Tools/MutationKit/\($0).swift" }
 }

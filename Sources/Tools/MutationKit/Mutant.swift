@@ -1,5 +1,7 @@
 // A mutant: one line of one file replaced, and the seeded order in which a sample takes mutants.
 
+import ProcessSupport
+
 /// One line of a file of a layer replaced by a mutated line.
 public struct Mutant: Sendable {
     public let layer: Layer

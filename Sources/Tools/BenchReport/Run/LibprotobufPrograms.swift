@@ -62,7 +62,7 @@ struct LibprotobufPrograms {
     func stamp() throws -> String {
         var bytes = try ChildProcess.readFile(Self.program)
         for proto in protos { bytes += try ChildProcess.readFile("Protos/" + proto) }
-        let digest = try BenchShell.digest(bytes)
+        let digest = BenchShell.digest(bytes)
         return String(digest.prefix(12))
     }
 

@@ -15,11 +15,8 @@ struct FuzzTriage {
 
     /// The SHA-1 of a file's bytes, 40 lowercase hex digits (sha1sum's, as libFuzzer names inputs).
     static func sha1(of file: String) throws -> String {
-        let sha1sum = ChildProcess.executableOnPath("sha1sum") ?? "/usr/bin/sha1sum"
-        let result = try ChildProcess.run(sha1sum, [file])
-        let digest = String(decoding: result.stdout.prefix(40), as: UTF8.self)
-        guard result.status == 0, digest.count == 40 else { throw FuzzError("cannot hash \(file): \(result.stderrText)") }
-        return digest
+        guard let bytes = FileManager.default.contents(atPath: file) else { throw FuzzError("cannot read \(file)") }
+        return SHA1.hex(Array(bytes))
     }
 
     /// protoc --decode_raw of an input's message bytes (everything after the type selector byte),

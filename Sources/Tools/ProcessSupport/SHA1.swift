@@ -1,18 +1,22 @@
-// SHA-1 of a byte string, as lowercase hex: the one digest behind mutant ids and the seeded
-// sampling order. It is a fingerprint here, never a security measure; SHA-1 is kept because the ids
-// already written in scripts/mutation/equivalent.txt and in results.jsonl files are SHA-1 prefixes.
+// SHA-1 of a byte string, as lowercase hex: the digest `sha1sum` prints, computed in process. The
+// tools' one fingerprint: mutant ids and the seeded sampling order (MutationKit), the bench's build
+// stamps, libFuzzer's names for inputs (triage folders). Never a security measure; SHA-1 because
+// the ids in scripts/mutation/equivalent.txt and libFuzzer's file names already are.
 
-enum SHA1 {
+public enum SHA1 {
     /// The 40 hex digits of SHA-1 (FIPS 180-4) over the UTF-8 bytes of `text`.
-    static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
+    public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+
+    /// The 40 hex digits of SHA-1 over `bytes`.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        digest(bytes).map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
         }.joined()
     }
 
     /// The 20-byte digest of `message`.
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         // Padding: a 1 bit, zeros up to 56 mod 64, then the length in bits, big-endian.
         var padded = message
