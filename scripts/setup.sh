@@ -173,21 +173,28 @@ fi
 
 # Swift packages (swift-protobuf, swift-argument-parser) are declared by their upstream URL and exact
 # version. Where the workplace's ../shared/vendor holds git bundles of those releases (a machine that
-# cannot reach the upstream host), each bundle becomes a bare repository under .deps/mirrors and the
-# machine-wide SwiftPM mirror file points the upstream URL at it, so the root package, Fuzz/ and every
-# scratch package resolve the same release. Without ../shared/vendor nothing is written and SwiftPM
-# fetches upstream.
+# cannot reach the upstream host), each bundle becomes a bare repository in the user's cache, named
+# after the bundle (release included), and the machine-wide SwiftPM mirror file points the upstream
+# URL at it, so the root package, Fuzz/ and every scratch package resolve the same release. The
+# mirror lives outside any checkout: deleting one clone must not break the others the file serves.
+# Without ../shared/vendor nothing is written and SwiftPM fetches upstream.
 vendor="$root/../shared/vendor"
 if [ -d "$vendor" ]; then
+  mirrors="${XDG_CACHE_HOME:-$HOME/.cache}/wireproof/mirrors"
+  mkdir -p "$mirrors"
   mirror_entries=()
   for bundle in "$vendor"/*.bundle; do
     [ -f "$bundle" ] || continue
-    repo=$(basename "$bundle" .bundle); repo=${repo%-*}
-    if [ ! -d "$deps/mirrors/$repo.git" ]; then
+    release=$(basename "$bundle" .bundle) repo=${release%-*}
+    if [ ! -d "$mirrors/$release.git" ]; then
       echo "setup: mirror of $repo from $(basename "$bundle")"
-      git clone -q --bare "$bundle" "$deps/mirrors/$repo.git"
+      # A clone of its own, renamed into place, so two setups at once never see a half-made mirror.
+      partial=$(mktemp -d "$mirrors/.$release.XXXXXX")
+      git clone -q --bare "$bundle" "$partial/repo.git"
+      mv -T "$partial/repo.git" "$mirrors/$release.git" 2>/dev/null || true
+      rm -rf "$partial"
     fi
-    mirror_entries+=("https://github.com/apple/$repo.git|$deps/mirrors/$repo.git")
+    mirror_entries+=("https://github.com/apple/$repo.git|$mirrors/$release.git")
   done
   /usr/bin/python3 "$root/scripts/swiftpm-mirrors.py" "$HOME/.swiftpm/configuration/mirrors.json" "${mirror_entries[@]}"
 fi
