@@ -24,12 +24,34 @@ public struct Tally {
         return scored == 0 ? nil : 100 * Double(caught) / Double(scored)
     }
 
-    var json: [String: Any] {
-        var out: [String: Any] = [:]
-        for outcome in Outcome.allCases { out[outcome.rawValue] = self[outcome] }
-        out["score"] = score ?? NSNull()
-        return out
+}
+
+/// report.json: what a run judged, for tools that read it rather than the table.
+public struct MutationReportFile: Codable, Equatable {
+    /// A tally's counts keyed by `Outcome.rawValue` (every outcome present), and its score (nil: none scored).
+    public struct Counts: Codable, Equatable {
+        public let outcomes: [String: Int]
+        public let score: Double?
+
+        init(_ tally: Tally) {
+            outcomes = Dictionary(uniqueKeysWithValues: Outcome.allCases.map { ($0.rawValue, tally[$0]) })
+            score = tally.score
+        }
     }
+
+    public struct Survivor: Codable, Equatable {
+        public let id: String
+        public let layer: String
+        public let diff: String
+    }
+
+    public let seed: Int
+    public let sample: Int
+    public let seconds: Int
+    /// Layer name to its counts; layers with no verdict are absent.
+    public let layers: [String: Counts]
+    public let survivors: [Survivor]
+    public let total: Counts
 }
 
 public enum MutationReport {
@@ -52,13 +74,13 @@ public enum MutationReport {
     public static func write(_ verdicts: [Verdict], seed: Int, sample: Int, seconds: Double,
                              folder: String) -> (table: String, score: Double?) {
         var lines = [row("layer / file", columns.map(\.0), "score")]
-        var layers: [String: Any] = [:]
+        var layers: [String: MutationReportFile.Counts] = [:]
         for layer in Layer.all {
             let rows = verdicts.filter { $0.mutant.layer == layer }
             if rows.isEmpty { continue }
             let tally = Tally(rows)
             lines.append(row(layer.name, tally))
-            layers[layer.name] = tally.json
+            layers[layer.name] = MutationReportFile.Counts(tally)
             for path in Set(rows.map(\.mutant.path)).sorted() {
                 lines.append(row("  " + path, Tally(rows.filter { $0.mutant.path == path })))
             }
@@ -70,17 +92,19 @@ public enum MutationReport {
             + "(this run \(String(format: "%.1f", seconds / 60)) min; verdicts reused by --resume keep their own time)")
         let table = lines.joined(separator: "\n")
         var markdown = ["# Mutation report", "", "```", table, "```", "", "## Survivors", ""]
-        var survivors: [[String: Any]] = []
+        var survivors: [MutationReportFile.Survivor] = []
         for v in verdicts where v.outcome == .survived {
             let diff = v.mutant.diff
             markdown += ["### \(v.mutant.ident) (\(v.mutant.layer.name))", "", "```diff",
                          String(diff.hasSuffix("\n") ? diff.dropLast() : diff[...]), "```", ""]
-            survivors.append(["id": v.mutant.ident, "layer": v.mutant.layer.name, "diff": diff])
+            survivors.append(MutationReportFile.Survivor(id: v.mutant.ident, layer: v.mutant.layer.name, diff: diff))
         }
-        let data: [String: Any] = ["seed": seed, "sample": sample, "seconds": Int(seconds.rounded()), "layers": layers,
-                                   "survivors": survivors, "total": total.json]
+        let file = MutationReportFile(seed: seed, sample: sample, seconds: Int(seconds.rounded()), layers: layers,
+                                      survivors: survivors, total: MutationReportFile.Counts(total))
         _ = FileManager.default.createFile(atPath: folder + "/report.md", contents: Data((markdown.joined(separator: "\n") + "\n").utf8))
-        if let json = try? JSONSerialization.data(withJSONObject: data, options: [.prettyPrinted, .sortedKeys]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let json = try? encoder.encode(file) {
             _ = FileManager.default.createFile(atPath: folder + "/report.json", contents: json)
         }
         return (table, total.score)
