@@ -114,14 +114,7 @@ public enum ChildProcess {
         var command = ["/usr/bin/env"]
         if let directory { command += ["-C", directory] }
         command += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [executable]
-        let argv = (command + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let error = spawnWithCleanSignals(&pid, command[0], &actions, argv)
-        guard error == 0 else {
-            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
-        }
-        return pid
+        return try spawnWithCleanSignals(command + arguments, naming: executable, &actions)
     }
 
     /// Three temporary files: the child's stdin (holding `input`), stdout and stderr.
@@ -139,13 +132,14 @@ public enum ChildProcess {
         func remove() { for path in [stdin, stdout, stderr] { unlink(path) } }
     }
 
-    /// posix_spawn with every signal unblocked and at its default action in the child. Without
+    /// posix_spawn of `argumentVector` (its first element the program's path) with every signal
+    /// unblocked and at its default action in the child; `executable` names it in errors. Without
     /// this a child inherits the spawning thread's mask and ignored signals: Dispatch's worker
     /// threads block SIGTERM (so `stop(_:)` could wait for ever on a child that never sees it),
     /// and the transport ignores SIGPIPE.
     private static func spawnWithCleanSignals(
-        _ pid: inout pid_t, _ path: String, _ actions: inout posix_spawn_file_actions_t, _ argv: [UnsafeMutablePointer<CChar>?]
-    ) -> Int32 {
+        _ argumentVector: [String], naming executable: String, _ actions: inout posix_spawn_file_actions_t
+    ) throws(LaunchError) -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -155,7 +149,16 @@ public enum ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        return posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        // argv is a NUL-terminated array of C strings, strdup'd here and freed after the spawn
+        // (posix_spawn has copied them into the child by the time it returns).
+        let argv = argumentVector.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+        guard error == 0 else {
+            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        }
+        return pid
     }
 
     private static func spawn(
@@ -176,16 +179,7 @@ public enum ChildProcess {
         // A working directory is set by `env -C` (coreutils): glibc's
         // posix_spawn_file_actions_addchdir_np is not visible through Swift's Glibc module.
         let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
-        // argv is a NUL-terminated array of C strings, strdup'd here and freed after the spawn
-        // (posix_spawn has copied them into the child by the time it returns).
-        let argv = (command + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let error = spawnWithCleanSignals(&pid, command[0], &actions, argv)
-        guard error == 0 else {
-            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
-        }
-        return pid
+        return try spawnWithCleanSignals(command + arguments, naming: executable, &actions)
     }
 
     /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr into the
@@ -223,15 +217,12 @@ public enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let error = spawnWithCleanSignals(&pid, executable, &actions, argv)
-        close(toChild[0]); close(fromChild[1])
-        guard error == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
+        let pid: pid_t
+        do { pid = try spawnWithCleanSignals([executable] + arguments, naming: executable, &actions) } catch {
+            for fd in toChild + fromChild { close(fd) }
+            throw error
         }
+        close(toChild[0]); close(fromChild[1])
         return PipedChild(pid: pid, input: toChild[1], output: fromChild[0])
     }
 
