@@ -165,15 +165,11 @@ public final class Advertisement: @unchecked Sendable {
                 let me = Unmanaged<Advertisement>.fromOpaque(context).takeUnretainedValue()
                 me.registered(error, name.map { String(cString: $0) }, type.map { String(cString: $0) }, domain.map { String(cString: $0) })
             }, context)
-        try check(code, "DNSServiceRegister")
-        guard let ref else { throw .dnssd(call: "DNSServiceRegister", code: -65537) }
-        serviceRef = ServiceRef(ref, queue: queue) { [weak self] in self?.pump() }
+        serviceRef = try ServiceRef.started("DNSServiceRegister", code, ref, queue: queue) { [weak self] in self?.pump() }
     }
 
     private func pump() {
-        guard let serviceRef else { return }
-        let code = serviceRef.process()
-        if code != DNSServiceErrorType(kDNSServiceErr_NoError) { report(.failed(.dnssd(call: "DNSServiceProcessResult", code: code))) }
+        if let failure = serviceRef?.process() { report(.failed(failure)) }
     }
 
     private func registered(_ error: DNSServiceErrorType, _ name: String?, _ type: String?, _ domain: String?) {

@@ -112,15 +112,11 @@ public final class Browser: @unchecked Sendable {
             let me = Unmanaged<Browser>.fromOpaque(context).takeUnretainedValue()
             me.found(flags, interface, error, name.map { String(cString: $0) }, type.map { String(cString: $0) }, domain.map { String(cString: $0) })
         }, context)
-        try check(code, "DNSServiceBrowse")
-        guard let ref else { throw .dnssd(call: "DNSServiceBrowse", code: -65537) }
-        serviceRef = ServiceRef(ref, queue: queue) { [weak self] in self?.pump() }
+        serviceRef = try ServiceRef.started("DNSServiceBrowse", code, ref, queue: queue) { [weak self] in self?.pump() }
     }
 
     private func pump() {
-        guard let serviceRef else { return }
-        let code = serviceRef.process()
-        if code != DNSServiceErrorType(kDNSServiceErr_NoError) { report(.failed(.dnssd(call: "DNSServiceProcessResult", code: code))) }
+        if let failure = serviceRef?.process() { report(.failed(failure)) }
     }
 
     private func found(_ flags: DNSServiceFlags, _ interface: UInt32, _ error: DNSServiceErrorType,

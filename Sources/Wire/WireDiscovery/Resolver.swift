@@ -50,9 +50,7 @@ public final class Resolver: @unchecked Sendable {
                 me.resolved(error, host.map { String(cString: $0) }, UInt16(bigEndian: port), TXTRecord(decoding: record))
             }, context)
             do throws(DiscoveryError) {
-                try check(code, "DNSServiceResolve")
-                guard let ref else { throw .dnssd(call: "DNSServiceResolve", code: -65537) }
-                self.serviceRef = ServiceRef(ref, queue: self.queue) { [weak self] in self?.pump() }
+                self.serviceRef = try ServiceRef.started("DNSServiceResolve", code, ref, queue: self.queue) { [weak self] in self?.pump() }
                 let timer = DispatchWorkItem { [weak self] in self?.finish(.failure(.timedOut)) }
                 self.timer = timer
                 self.queue.asyncAfter(deadline: .now() + timeout, execute: timer)
@@ -65,9 +63,7 @@ public final class Resolver: @unchecked Sendable {
     public func cancel() { queue.async { self.finish(nil) } }
 
     private func pump() {
-        guard let serviceRef else { return }
-        let code = serviceRef.process()
-        if code != DNSServiceErrorType(kDNSServiceErr_NoError) { finish(.failure(.dnssd(call: "DNSServiceProcessResult", code: code))) }
+        if let failure = serviceRef?.process() { finish(.failure(failure)) }
     }
 
     private func resolved(_ error: DNSServiceErrorType, _ host: String?, _ port: UInt16, _ txt: TXTRecord) {

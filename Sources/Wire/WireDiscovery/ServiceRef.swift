@@ -39,6 +39,16 @@ final class ServiceRef {
     private let source: DispatchSourceRead
     private var closed = false
 
+    /// The result of a DNSService* call that starts an operation (`code`, and the ref it wrote):
+    /// the ref taken as `init` takes it, or the call's failure. -65537 (kDNSServiceErr_Unknown)
+    /// stands for a call that reported success without writing a ref.
+    static func started(_ call: String, _ code: DNSServiceErrorType, _ ref: DNSServiceRef?, queue: DispatchQueue,
+                        onReadable: @escaping () -> Void) throws(DiscoveryError) -> ServiceRef {
+        try check(code, call)
+        guard let ref else { throw .dnssd(call: call, code: -65537) }
+        return ServiceRef(ref, queue: queue, onReadable: onReadable)
+    }
+
     /// Takes `ref`, watches its socket on `queue`, and calls `onReadable` there for each event.
     init(_ ref: DNSServiceRef, queue: DispatchQueue, onReadable: @escaping () -> Void) {
         self.ref = ref
@@ -48,10 +58,12 @@ final class ServiceRef {
         source.activate()
     }
 
-    /// Reads one reply and runs the callback it carries (on the calling thread, i.e. the queue).
-    func process() -> DNSServiceErrorType {
-        guard !closed else { return DNSServiceErrorType(kDNSServiceErr_NoError) }
-        return DNSServiceProcessResult(ref)
+    /// Reads one reply and runs the callback it carries (on the calling thread, i.e. the queue);
+    /// nil when that worked (or the ref is closed), else the failure the owner reports.
+    func process() -> DiscoveryError? {
+        guard !closed else { return nil }
+        let code = DNSServiceProcessResult(ref)
+        return code == DNSServiceErrorType(kDNSServiceErr_NoError) ? nil : .dnssd(call: "DNSServiceProcessResult", code: code)
     }
 
     /// Replaces the registration's TXT record (DNSServiceUpdateRecord on its primary record).
