@@ -43,7 +43,9 @@ public struct SchemaSet: Sendable {
         try validateTypeReferences()
     }
 
-    /// Reads and decodes a descriptor set file.
+    /// Reads and decodes a descriptor set file. Read with stdio, not Foundation (whose file reading
+    /// leaks a buffer on some paths, which LeakSanitizer reports): the same loop as
+    /// ProcessSupport's `ChildProcess.readFile`, kept here so this module depends on nothing.
     public init(contentsOf path: String) throws(SchemaError) {
         guard let file = fopen(path, "rb") else { throw .unreadable(path: path, errno: errno) }
         defer { fclose(file) }
