@@ -42,7 +42,7 @@ public struct ProtoGen: ParsableCommand {
         case let facades as FacadesCommand: return try facades.generate()
         case let plan as PlanCommand: return try plan.generate()
         case let generate as GenerateCommand:
-            let result = try SchemaGeneration.run(generate.options.request, tools: GenerationTools.inTree(GenerationTools.wireproofRoot()))
+            let result = try SchemaGeneration.run(generate.options.request, tools: GenerationTools.inTree(try GenerationTools.wireproofRoot()))
             return result.report + generate.options.hint()
         default: throw CleanExit.helpRequest(command)
         }

@@ -3,6 +3,7 @@
 // linked into one program (ForeignCheck). `--list` prints the corpus folders, laying them out first.
 // Results: .scratch/foreign/results/<schema>.{log,json} (each prove's output and its --json summary).
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -28,7 +29,7 @@ public struct ForeignCheckCommand: ParsableCommand {
     public func run() throws {
         let failures: [String]
         do {
-            let root = try WireproofRoot.locate()
+            let root = try GenerationTools.wireproofRoot()
             if list {
                 for folder in try ForeignCorpus(root: root).layOutAndList(say: ProveCommand.printError) { ProveCommand.printOut(folder) }
                 return

@@ -40,7 +40,7 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
 
     public func run() throws {
         for line in try Self.generate(options.request, catalogOut: catalogOut, protoDirectoryHint: hint,
-                                      tools: GenerationTools.inTree(GenerationTools.wireproofRoot())) + options.hint() {
+                                      tools: GenerationTools.inTree(try GenerationTools.wireproofRoot())) + options.hint() {
             print(line)
         }
     }

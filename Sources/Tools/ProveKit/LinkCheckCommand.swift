@@ -1,6 +1,7 @@
 // `wireproof link-check`: LinkedSchemasCheck for `make check-foreign` (two schemas sharing imports
 // linked into one program, its bytes compared with protoc --encode).
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -17,7 +18,7 @@ public struct LinkCheckCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        let root = try WireproofRoot.locate()
+        let root = try GenerationTools.wireproofRoot()
         let package = URL(fileURLWithPath: scratch ?? root + "/.scratch/linked").standardizedFileURL.path
         do {
             try LinkedSchemasCheck(root: root, package: package).run { ProveCommand.printOut($0) }

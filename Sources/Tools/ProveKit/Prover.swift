@@ -53,7 +53,7 @@ struct Prover {
 
     init(options: ProveCommand.Options) throws {
         self.options = options
-        root = try WireproofRoot.locate()
+        root = try GenerationTools.wireproofRoot()
         protoDirectory = URL(fileURLWithPath: options.protoDirectory).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: protoDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -268,25 +268,3 @@ struct Prover {
     }
 }
 
-/// Finds the Wireproof tree (its scripts and runtime): `WIREPROOF_ROOT`, else the tree the running
-/// executable was built in (…/.build/<config>/wireproof), else the tree this file was compiled from.
-enum WireproofRoot {
-    static func locate() throws -> String {
-        func isRoot(_ path: String) -> Bool {
-            FileManager.default.fileExists(atPath: path + "/scripts/proto-options.py") && FileManager.default.fileExists(atPath: path + "/Package.swift")
-        }
-        if let given = ProcessInfo.processInfo.environment["WIREPROOF_ROOT"] {
-            guard isRoot(given) else { throw ProveError(description: "WIREPROOF_ROOT=\(given) is not a Wireproof tree") }
-            return given
-        }
-        var candidate = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            if isRoot(candidate.path) { return candidate.path }
-            candidate.deleteLastPathComponent()
-        }
-        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
-        if isRoot(compiled) { return compiled }
-        throw ProveError(description: "cannot find the Wireproof tree; set WIREPROOF_ROOT")
-    }
-}

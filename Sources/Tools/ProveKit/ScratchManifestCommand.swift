@@ -31,7 +31,7 @@ public struct ScratchManifestCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        let root = wireproofRoot.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? GenerationTools.wireproofRoot()
+        let root = try wireproofRoot.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? GenerationTools.wireproofRoot()
         var manifest = ScratchManifest(packageName: name, writtenBy: writtenBy, purpose: purpose, wireproofRoot: root)
         manifest.targets = try libraries.map { try Self.target($0, executable: false) } + executables.map { try Self.target($0, executable: true) }
         for link in links {

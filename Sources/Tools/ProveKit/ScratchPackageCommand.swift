@@ -53,7 +53,7 @@ public struct ScratchPackageCommand: ParsableCommand {
         var request = GenerationRequest(protoDirectory: "\(folder)/Protos", cOut: "\(folder)/Sources/\(name)C")
         request.swiftOut = cOnly ? nil : "\(folder)/Sources/\(name)"
         request.protoPaths = roots.filter { $0 != "/usr/include" }
-        let wireproof = GenerationTools.wireproofRoot()
+        let wireproof = try GenerationTools.wireproofRoot()
         for line in try SchemaGeneration.run(request, tools: GenerationTools.inTree(wireproof)).report { print(line) }
 
         var manifest = ScratchManifest(packageName: "\(name)Scratch", writtenBy: "`wireproof scratch-package`",

@@ -5,6 +5,7 @@
 // of standard error ("swiftprotobuf-peer: unavailable: REASON") says why; 1 anything else.
 // Environment: SWIFT (the swift driver), SWIFTPROTOBUF_PEER_CONFIG (debug, the default, or release).
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -21,7 +22,7 @@ public struct SwiftProtobufPeerCommand: ParsableCommand {
     /// errors into the exit statuses above.
     static func run(_ work: (SwiftProtobufPeer) throws -> String?) throws {
         let peer: SwiftProtobufPeer
-        do { peer = SwiftProtobufPeer.fromEnvironment(root: try WireproofRoot.locate()) } catch {
+        do { peer = SwiftProtobufPeer.fromEnvironment(root: try GenerationTools.wireproofRoot()) } catch {
             printError("swiftprotobuf-peer: \(error)")
             throw ExitCode.failure
         }

@@ -116,7 +116,7 @@ public struct GenerateCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        let result = try SchemaGeneration.run(options.request, tools: GenerationTools.inTree(GenerationTools.wireproofRoot()))
+        let result = try SchemaGeneration.run(options.request, tools: GenerationTools.inTree(try GenerationTools.wireproofRoot()))
         for line in result.report + options.hint() { print(line) }
     }
 }

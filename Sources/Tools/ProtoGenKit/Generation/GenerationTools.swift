@@ -38,18 +38,32 @@ public struct GenerationTools: Sendable {
         return tools
     }
 
-    /// The Wireproof tree this process runs from: `WIREPROOF_ROOT`, else the first folder above the
-    /// executable (…/.build/<config>/protogen) that holds scripts/proto-options.py, else the
-    /// current folder.
-    public static func wireproofRoot() -> String {
-        let isRoot = { (path: String) in FileManager.default.fileExists(atPath: path + "/scripts/proto-options.py") }
-        if let given = ProcessInfo.processInfo.environment["WIREPROOF_ROOT"], isRoot(given) { return given }
-        var candidate = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    /// The Wireproof tree this process runs from, the one answer every tool uses: `WIREPROOF_ROOT`
+    /// (which must be such a tree), else the first folder above the running executable
+    /// (…/.build/<config>/<tool>) that is one, else the tree this file was compiled from. A tree is
+    /// a folder with Package.swift and the runtime's configuration header. Fails naming what to set.
+    public static func wireproofRoot(
+        environment: [String: String] = ProcessInfo.processInfo.environment, executable: String = "/proc/self/exe",
+        compiledFrom sourceFile: String = #filePath
+    ) throws(GeneratorError) -> String {
+        func isRoot(_ path: String) -> Bool {
+            FileManager.default.fileExists(atPath: path + "/Package.swift")
+                && FileManager.default.fileExists(atPath: path + "/Sources/Shipped/CNanopb/include/wireproof_pb_config.h")
+        }
+        if let given = environment["WIREPROOF_ROOT"] {
+            guard isRoot(given) else { throw .io(path: given, reason: "WIREPROOF_ROOT is not a Wireproof tree") }
+            return given
+        }
+        var candidate = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             if isRoot(candidate.path) { return candidate.path }
             candidate.deleteLastPathComponent()
         }
-        return FileManager.default.currentDirectoryPath
+        // Sources/Tools/ProtoGenKit/Generation/GenerationTools.swift: five levels below the root.
+        var compiled = URL(fileURLWithPath: sourceFile)
+        for _ in 0..<5 { compiled.deleteLastPathComponent() }
+        if isRoot(compiled.path) { return compiled.path }
+        throw .io(path: candidate.path, reason: "cannot find the Wireproof tree above the running program; set WIREPROOF_ROOT")
     }
 
     /// Runs a tool; fails with its output when it exits non-zero.

@@ -4,6 +4,7 @@
 // FUZZ_ARGS (more libFuzzer flags), FUZZ_COVERAGE (all or runtime, read by scripts/fuzz-env.sh).
 // Exit status: 0 done; 1 a workflow failed (its reason on standard error as "fuzz: ..."); 2 a usage error.
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -20,7 +21,7 @@ public struct FuzzCommand: ParsableCommand {
     /// placeholder; `work` runs over them, and a `FuzzError` becomes "fuzz: ..." and exit status 1.
     static func run(_ work: (FuzzBuild) throws -> Void) throws {
         do {
-            let workspace = FuzzWorkspace(root: try WireproofRoot.locate())
+            let workspace = FuzzWorkspace(root: try GenerationTools.wireproofRoot())
             try workspace.ensurePartyPlaceholder()
             try work(FuzzBuild(workspace: workspace, environment: try FuzzEnvironment.read(root: workspace.root)))
         } catch let exit as ExitCode {
