@@ -29,7 +29,7 @@ let package = Package(
     targets: [
         // Schema model decoded from a protoc FileDescriptorSet by the project's own wire reader.
         .target(name: "ProtoSchema", path: "Sources/Proof/ProtoSchema"),
-        .testTarget(name: "ProtoSchemaTests", dependencies: ["ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "ProtoSchemaTests", dependencies: ["ProtoSchema", "OracleCheck", "ProofSupport", "TestSupport"]),
         // nanopb's C runtime (copied in by `make setup`, never committed) with the project's one
         // configuration header, pb_* -> wp_pb_* renames and ABI guard; see include/wireproof_pb_config.h.
         // No cSettings on purpose: Swift's importer would not see them.
@@ -55,9 +55,9 @@ let package = Package(
         .executableTarget(name: "protogen", dependencies: ["ProtoGenKit"], path: "Sources/Tools/protogen"),
         // The bundled schema's facades (`protogen facades ... --all-types`, output of `make proto`).
         .target(name: "BundledProto", dependencies: ["BundledProtoC", "NanopbRuntime"], path: "Sources/Generated/BundledProto"),
-        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "NanopbDeviceLimits", "ProtoSchema", "OracleCheck", "ProofSupport", "NanopbTestSupport"]),
+        .testTarget(name: "NanopbRuntimeTests", dependencies: ["BundledProto", "NanopbRuntime", "NanopbDeviceLimits", "ProtoSchema", "OracleCheck", "ProofSupport", "TestSupport"]),
         // The generator and `make proto` end to end (`protogen generate` on inline schemas).
-        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "NanopbDeviceLayout", "NanopbDeviceLimits", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport"]),
+        .testTarget(name: "ProtoGenKitTests", dependencies: ["ProtoGenKit", "NanopbDeviceLayout", "NanopbDeviceLimits", "NanopbRuntime", "ProtoSchema", "OracleCheck", "ProofSupport", "TestSupport"]),
         // Reference codec (the oracle): dynamic messages, encoder, decoder, text format, exemplars,
         // random messages. Written from the encoding spec; never imports nanopb or the facades.
         .target(name: "ProtoOracle", dependencies: ["ProtoSchema"], path: "Sources/Proof/ProtoOracle"),
@@ -73,7 +73,7 @@ let package = Package(
         // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
         // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
         .target(name: "DeviceProof", dependencies: ["FacadeProof", "NanopbDeviceLayout", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
-        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport"]),
+        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport", "TestSupport"]),
         // Proof-side generation: a schema's catalog module (every oracle exemplar written as facade
         // builder calls), emitted from the generator's plan; `wireproof catalog` runs it.
         .target(name: "CatalogGenerator", dependencies: ["ProtoGenKit", "ProtoOracle", "ProtoSchema", argumentParser], path: "Sources/Proof/CatalogGenerator"),
@@ -83,24 +83,24 @@ let package = Package(
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
         .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
-        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema", "DeviceProof", "FacadeProof", argumentParser]),
+        .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema", "DeviceProof", "FacadeProof", "TestSupport", argumentParser]),
         .testTarget(
-            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport"],
+            name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport", "TestSupport"],
             exclude: ["Fixtures"]),
         // Facades against the oracle where they deliberately differ (docs/deviations.md), and
         // concatenation merge (NanopbMsg.stamping).
         .testTarget(
             name: "FacadeEdgeCaseTests",
-            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "NanopbTestSupport"]),
+            dependencies: ["BundledProto", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "TestSupport"]),
         // Every oracle exemplar built through the facades (the generated BundledProtoCatalog) against
         // the oracle through FacadeProof: same bytes, stable round trip, same message; seeded mutation.
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit", "CatalogGenerator"]),
+            dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "ProtoOracle", "ProtoSchema", "OracleCheck", "ProtoGenKit", "CatalogGenerator", "TestSupport"]),
         // The proof's own parts that need no facade: the wire scanner behind the deviation
         // predicates (WireFeatures), on crafted inputs and on the oracle's random messages.
         .testTarget(
-            name: "FacadeProofTests", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "OracleCheck"]),
+            name: "FacadeProofTests", dependencies: ["FacadeProof", "ProtoOracle", "ProtoSchema", "OracleCheck", "TestSupport"]),
         // The wire (docs/transport.md): Network.framework-shaped connections and listeners on POSIX
         // sockets, Dispatch and OpenSSL; no dependency on any protobuf target. CWireTransport holds
         // the C the Swift importer cannot reach (OpenSSL macros, sendmmsg/recvmmsg).
@@ -140,7 +140,7 @@ let package = Package(
         // Mutation testing of the project's own code and the planted bugs (`wiremutate`, docs/mutation.md):
         // the rule engine, sampling and layers, the scratch copy, judging and the report.
         .target(name: "MutationKit", dependencies: ["ProcessSupport", argumentParser], path: "Sources/Tools/MutationKit"),
-        .testTarget(name: "MutationKitTests", dependencies: ["MutationKit"]),
+        .testTarget(name: "MutationKitTests", dependencies: ["MutationKit", "TestSupport"]),
         .executableTarget(name: "wiremutate", dependencies: ["MutationKit", "CommandLineSupport"], path: "Sources/Tools/wiremutate"),
         .executableTarget(
             name: "netfuzz",
@@ -149,15 +149,16 @@ let package = Package(
         // Test-only: a recursive 5,000-field message type (C only; `make wide-schema` regenerates it)
         // and the runtime's limits on hostile input (nesting depth, allocation budget).
         .target(name: "WideSchemaC", dependencies: ["CNanopb"], path: "Tests/WideSchemaC"),
-        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb", "BundledProto", "NanopbTestSupport"]),
+        .testTarget(name: "RuntimeLimitTests", dependencies: ["WideSchemaC", "NanopbRuntime", "CNanopb", "BundledProto", "TestSupport"]),
         // The shipped layer on every exemplar, mutation, fuzz regression and hostile input, one
         // thread, no swift-testing: what `make valgrind` runs, and scripts/peak-memory.sh's decoder.
         .executableTarget(
             name: "runtime-exerciser", dependencies: ["BundledProto", "BundledProtoCatalog", "FacadeProof", "NanopbRuntime", "CNanopb"],
             path: "Sources/Proof/RuntimeExerciser"),
-        // Test-only: allocation accounting (live heap blocks through CNanopb's counted hooks) for
-        // every suite that decodes, builds, modifies or releases messages.
-        .target(name: "NanopbTestSupport", dependencies: ["CNanopb"], path: "Tests/NanopbTestSupport"),
+        // Test-only, what the suites share: the repository root, the bundled schema compiled once per
+        // test process with its exemplars, and allocation accounting (live heap blocks through
+        // CNanopb's counted hooks) for every suite that decodes, builds, modifies or releases messages.
+        .target(name: "TestSupport", dependencies: ["CNanopb", "OracleCheck", "ProtoOracle", "ProtoSchema"], path: "Tests/TestSupport"),
     ]
 )
 

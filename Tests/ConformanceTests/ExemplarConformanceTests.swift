@@ -11,6 +11,7 @@ import FacadeProof
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 @Suite("Exemplar conformance: facades against the oracle")
 struct ExemplarConformanceTests {

@@ -6,6 +6,7 @@ import OracleCheck
 import ProtoGenKit
 import ProtoOracle
 import Testing
+import TestSupport
 
 @Suite("wireproof catalog")
 struct ExemplarGeneratorTests {

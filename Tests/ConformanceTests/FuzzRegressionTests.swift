@@ -4,6 +4,7 @@ import Foundation
 import NanopbRuntime
 import ProtoOracle
 import Testing
+import TestSupport
 
 /// Every input in Corpus/regressions (each once broke a property, or is one of the parser differences of docs/fuzzing.md
 /// differences) replayed through the fuzz targets' properties: the decode properties
@@ -12,7 +13,7 @@ import Testing
 /// `make fuzz-smoke`, which runs the `differential` binary over the folder. An input's first byte
 /// picks the message type (modulo the catalog's count), as in the fuzz targets.
 @Suite struct FuzzRegressionTests {
-    static let folder = BundledSchema.repositoryRoot.appendingPathComponent("Corpus/regressions")
+    static let folder = URL(fileURLWithPath: repositoryRoot + "/Corpus/regressions")
     static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
 

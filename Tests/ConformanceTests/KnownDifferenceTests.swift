@@ -8,6 +8,7 @@ import FacadeProof
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 @Suite("Exemplar conformance: coverage and known differences")
 struct KnownDifferenceTests {

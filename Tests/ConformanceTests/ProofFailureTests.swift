@@ -11,6 +11,7 @@ import OracleCheck
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 @Suite struct ProofFailureTests {
     /// Hex the way a reader checks it by eye: two lower-case digits per byte, spaces between.

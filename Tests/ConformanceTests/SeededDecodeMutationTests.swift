@@ -3,6 +3,7 @@ import FacadeProof
 import NanopbRuntime
 import ProtoOracle
 import Testing
+import TestSupport
 
 /// Seeded mutation of valid encodings through the facade decoder: the guarantees towards untrusted
 /// bytes that docs/DESIGN.md lists, checked on every message type of the bundled schema:

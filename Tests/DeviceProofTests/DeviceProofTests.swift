@@ -11,9 +11,9 @@ import ProofSupport
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+private let root = repositoryRoot
 
 /// A schema folder compiled and built for the device into a fresh folder (removed by the caller).
 private struct BuiltDevice {

@@ -2,7 +2,7 @@
 // only the new field. Each case is read back through the facade and through the oracle.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 import NanopbRuntime
 import BundledProto
 import ProtoOracle

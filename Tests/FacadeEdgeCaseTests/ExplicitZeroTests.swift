@@ -3,7 +3,7 @@
 // the oracle) treat zero as absent. Builders never store such a zero.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 import NanopbRuntime
 import BundledProto
 import ProtoOracle

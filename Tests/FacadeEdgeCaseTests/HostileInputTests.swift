@@ -8,7 +8,7 @@ import Testing
 import NanopbRuntime
 import BundledProto
 import ProtoOracle
-import NanopbTestSupport
+import TestSupport
 
 /// Malformed input, what nanopb says about it, and what the oracle says.
 struct HostileCase: Sendable, CustomTestStringConvertible {

@@ -6,22 +6,7 @@ import OracleCheck
 import ProtoOracle
 import ProtoSchema
 import Testing
-
-/// The bundled schema (`Protos/`), compiled once per test run by the real protoc.
-enum BundledSchema {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    private static let compiled = Task {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-edge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let configuration = OracleCheckConfiguration(protoDirectory: repositoryRoot.appendingPathComponent("Protos").path)
-        return try await OracleCheck.compile(configuration, scratch: scratch).schemas
-    }
-
-    static func schemas() async throws -> SchemaSet { try await compiled.value }
-}
+import TestSupport
 
 /// The reference codec over the bundled schema.
 struct Oracle {

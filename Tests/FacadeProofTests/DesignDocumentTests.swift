@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/DESIGN.md is the newcomer's map: its target tables must name every target Package.swift
 /// declares (and nothing that is gone), and its deviation summary must list exactly the rows of
 /// docs/deviations.md. These fail when either drifts, naming what is missing.
 @Suite struct DesignDocumentTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: repositoryRoot)
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)

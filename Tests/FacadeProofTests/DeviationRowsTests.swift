@@ -3,6 +3,7 @@ import Foundation
 import OracleCheck
 import ProtoSchema
 import Testing
+import TestSupport
 
 /// The proof's report cites deviations by their row number in docs/deviations.md: each number must
 /// be the row about the same subject, so a reader who looks it up finds the right explanation.
@@ -18,7 +19,7 @@ import Testing
 
     /// The bold opening of each numbered row of docs/deviations.md, by row number.
     static func documentedRows() throws -> [Int: String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: repositoryRoot)
         let text = try String(contentsOf: root.appendingPathComponent("docs/deviations.md"), encoding: .utf8)
         var rows: [Int: String] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| ") {

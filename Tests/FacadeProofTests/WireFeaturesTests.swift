@@ -4,6 +4,7 @@ import OracleCheck
 @testable import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 /// The wire scanner the differential checks explain disagreements with: each deviation row's
 /// predicate on inputs that have the construct and on its nearest neighbour that does not, and a
@@ -161,12 +162,16 @@ import Testing
     /// `narrowVarintOverflow` is not checked here; strings may hold NUL.)
     @Test(arguments: ["foreign", "bundled"])
     func theOraclesEncodingsOfRandomMessagesScanCleanlyToTheirDepth(_ which: String) async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let directory = which == "foreign" ? root.appendingPathComponent("Tests/ProtoOracleTests/Fixtures/foreign") : root.appendingPathComponent("Protos")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-wf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let schemas = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: directory.path), scratch: scratch).schemas
+        let schemas: SchemaSet
+        if which == "foreign" {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-wf-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let foreign = repositoryRoot + "/Tests/ProtoOracleTests/Fixtures/foreign"
+            schemas = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: foreign), scratch: scratch).schemas
+        } else {
+            schemas = try await BundledSchema.schemas()
+        }
         var random = RandomMessages(schemas: schemas, seed: 77)
         random.allowNaNPayloads = true
         var deepest = 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MutationKit
+import TestSupport
 
 @Suite struct RuleParsingTests {
     @Test func commentsBlankLinesAndLinesWithoutAnArrowAreNotRules() throws {
@@ -55,6 +56,5 @@ import Testing
 
 /// The repository this test file is in.
 enum RepositoryPaths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = repositoryRoot
 }

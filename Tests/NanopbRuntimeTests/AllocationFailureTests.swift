@@ -6,7 +6,7 @@
 
 import BundledProto
 import NanopbRuntime
-import NanopbTestSupport
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct AllocationFailureTests {

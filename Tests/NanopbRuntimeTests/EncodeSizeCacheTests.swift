@@ -4,7 +4,7 @@
 
 import Testing
 import CNanopb
-import NanopbTestSupport
+import TestSupport
 @_spi(NanopbFacade) @testable import NanopbRuntime
 import BundledProto
 

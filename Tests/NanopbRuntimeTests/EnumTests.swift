@@ -1,7 +1,7 @@
 // Open enums: unknown numbers survive, named cases still pattern-match.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 import NanopbRuntime
 import BundledProto
 

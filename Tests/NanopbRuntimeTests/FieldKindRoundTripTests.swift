@@ -1,7 +1,7 @@
 // Every field kind survives build -> encode -> decode, and reads back through the facade.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 import NanopbRuntime
 import BundledProto
 

@@ -2,7 +2,7 @@
 // first, and then decodes, and fails, exactly as that array does.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 import NanopbRuntime
 import BundledProto
 

@@ -2,7 +2,7 @@
 // accessors read the active variant or the default.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 @_spi(NanopbFacade) import NanopbRuntime
 import BundledProto
 

@@ -2,7 +2,7 @@
 // owned() detaching them, and builder getters never handing out views into a builder.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 @_spi(NanopbFacade) import NanopbRuntime
 import BundledProto
 

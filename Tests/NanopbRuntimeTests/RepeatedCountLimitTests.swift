@@ -5,7 +5,7 @@
 
 import CNanopb
 @_spi(NanopbFacade) @testable import NanopbRuntime
-import NanopbTestSupport
+import TestSupport
 import Testing
 
 @Suite struct RepeatedCountLimitTests {

@@ -2,7 +2,7 @@
 // incomplete proto2 message fails the same way; paths that cannot throw report and degrade.
 
 import Testing
-import NanopbTestSupport
+import TestSupport
 @_spi(NanopbFacade) import NanopbRuntime
 import BundledProto
 

@@ -6,6 +6,7 @@
 
 import Foundation
 import Testing
+import TestSupport
 
 /// The facade text of Tests/Schemas/`name` (one .proto), generated with `extra` flags.
 private func facadeText(_ protoDirectory: String, _ extra: [String]) throws -> (run: GenerationRun, text: String) {

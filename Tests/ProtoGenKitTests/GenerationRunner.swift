@@ -5,10 +5,9 @@
 import Foundation
 import ProofSupport
 import ProtoGenKit
+import TestSupport
 
 /// The package root (this file is Tests/ProtoGenKitTests/GenerationRunner.swift).
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// What one generation run reported: its exit status (0, or 1 when generation refused) and its lines.
 struct GenerationRun {

@@ -7,6 +7,7 @@ import ProofSupport
 import Testing
 @testable import ProtoGenKit
 import ProtoSchema
+import TestSupport
 
 /// Runs the real protoc on test-written sources and loads the descriptor set.
 func compileSchema(_ files: [String: String]) throws -> SchemaSet { try InlineSchema.compile(files) }
@@ -353,14 +354,9 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(try ProtoGen.run(arguments) == [], "an unchanged schema rewrites nothing")
     }
 
-    @Test func committedBundledFacadesMatchTheGenerator() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let protos = root.appendingPathComponent("Protos")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: protos.path).filter { $0.hasSuffix(".proto") }.sorted()
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("protogen-bundled-\(UUID().uuidString).pb")
-        defer { try? FileManager.default.removeItem(at: out) }
-        try run("/usr/bin/protoc", ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(out.path)"] + files, in: protos)
-        let generated = try ProtoGen.facades(schema: SchemaSet(contentsOf: out.path), cModule: "BundledProtoC", selection: .all)
+    @Test func committedBundledFacadesMatchTheGenerator() async throws {
+        let root = URL(fileURLWithPath: repositoryRoot)
+        let generated = try ProtoGen.facades(schema: try await BundledSchema.schemas(), cModule: "BundledProtoC", selection: .all)
         for file in generated {
             let committed = try String(contentsOf: root.appendingPathComponent("Sources/Generated/BundledProto/\(file.name)"), encoding: .utf8)
             #expect(committed == file.contents, "Sources/Generated/BundledProto/\(file.name) is stale: run `make proto`")

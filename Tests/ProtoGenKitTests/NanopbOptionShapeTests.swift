@@ -7,6 +7,7 @@
 import Foundation
 import ProofSupport
 import Testing
+import TestSupport
 
 private let shapes = ["options-repeated", "options-wildcards", "options-newer-nanopb"]
 

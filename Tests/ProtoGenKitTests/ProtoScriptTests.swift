@@ -7,6 +7,7 @@ import Foundation
 import ProofSupport
 import ProtoGenKit
 import Testing
+import TestSupport
 
 /// One `protogen generate --c-only` run on `files` in a scratch folder; returns its result and the
 /// generated header of `x.proto` (empty when generation failed).

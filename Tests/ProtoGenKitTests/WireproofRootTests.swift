@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import ProtoGenKit
+import TestSupport
 
 @Suite struct WireproofRootTests {
     let elsewhere = "/usr/bin/true"

@@ -2,6 +2,7 @@ import Foundation
 import OracleCheck
 import ProtoOracle
 import Testing
+import TestSupport
 
 /// The oracle against protoc (Google's C++ implementation), through the one shared
 /// implementation in `OracleCheck`: for every exemplar and for seeded random messages, the
@@ -24,8 +25,8 @@ import Testing
     }
 
     @Test func bundledSchemaAgreesWithProtoc() async throws {
-        #expect(FileManager.default.fileExists(atPath: Fixtures.bundledDirectory + "/rtm"), "Protos/rtm is missing")
-        var configuration = OracleCheckConfiguration(protoDirectory: Fixtures.bundledDirectory, randomCount: 1_000, seed: Self.seed)
+        #expect(FileManager.default.fileExists(atPath: BundledSchema.protoDirectory + "/rtm"), "Protos/rtm is missing")
+        var configuration = OracleCheckConfiguration(protoDirectory: BundledSchema.protoDirectory, randomCount: 1_000, seed: Self.seed)
         configuration.concurrency = 3
         let report = try await check("Protos", configuration)
         #expect(report.total.random == 1_000)

@@ -3,13 +3,11 @@ import OracleCheck
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 /// Locations of the test schemas, and their compiled `SchemaSet`s (protoc runs once per set).
 enum Fixtures {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let repositoryRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-    /// The bundled schema (`Protos/`, package `rtm`).
-    static let bundledDirectory = repositoryRoot.appendingPathComponent("Protos").path
     /// Schemas written for these tests: handcrafted-bytes schema and a foreign schema.
     static let wireDirectory = testsDirectory.appendingPathComponent("Fixtures/wire").path
     static let foreignDirectory = testsDirectory.appendingPathComponent("Fixtures/foreign").path

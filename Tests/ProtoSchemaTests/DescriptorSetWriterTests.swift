@@ -5,6 +5,7 @@ import Foundation
 import ProofSupport
 @testable import ProtoSchema
 import Testing
+import TestSupport
 
 @Suite struct DescriptorSetWriterTests {
     /// protoc's `--include_imports` descriptor set of `files` (nanopb.proto on the import path).
@@ -15,7 +16,7 @@ import Testing
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = repositoryRoot
         let result = try ChildProcess.run("/usr/bin/protoc", ["-I.", "-I/usr/include", "-I\(root)/.deps/nanopb/generator/proto",
                                                               "--include_imports", "--descriptor_set_out=set.pb"] + files.keys.sorted(),
                                           in: dir.path)

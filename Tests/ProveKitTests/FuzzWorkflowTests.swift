@@ -3,9 +3,8 @@ import CommandLineSupport
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// `wireproof fuzz`: its command line, the plans and libFuzzer command lines it runs, and the files
 /// it names, without building or running a fuzzer.

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// `wireproof link-check`: two schemas sharing imports in one program (the build itself runs in
 /// `make check-foreign`; these pin what decides its verdict).

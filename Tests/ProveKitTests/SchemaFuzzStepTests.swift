@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// Step 5 of `wireproof prove --fuzz-seconds`: the fuzz package it writes and how it judges a run.
 @Suite struct SchemaFuzzStepTests {

@@ -2,9 +2,8 @@ import Foundation
 import ProofSupport
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// The one writer of the Package.swift files Wireproof's tools generate.
 @Suite struct ScratchManifestTests {

@@ -9,7 +9,7 @@ import CNanopb
 @_spi(NanopbFacade) import NanopbRuntime
 import BundledProto
 import BundledProtoC
-import NanopbTestSupport
+import TestSupport
 
 /// `count` copies of `element` back to back: a repeated field sent element by element.
 func repeated(_ element: [UInt8], count: Int) -> [UInt8] {
