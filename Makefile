@@ -76,10 +76,12 @@ check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol
 	@bash scripts/nanopb-symbols.sh --check
 
 # Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt,
-# and against a SwiftProtobuf host (Peers/SwiftProtobuf) with Conformance/swiftprotobuf_failure_list.txt.
+# and against a SwiftProtobuf host (Peers/SwiftProtobuf) with Conformance/swiftprotobuf_failure_list.txt
+# (`wireproof conformance`, Sources/Tools/ProveKit/Conformance; knobs: `wireproof conformance --help`).
 .PHONY: conformance
 conformance: setup ## Google's conformance suite against the facades
-	@bash scripts/conformance.sh
+	@$(SWIFT) build --product wireproof >&2
+	@$(SWIFT) run --skip-build wireproof conformance
 
 # Size and speed figures of the shipped layer, measured side by side in one run (`wirebench run`,
 # Sources/Tools/BenchReport/Run): runtime lines, facade bytes per message, binary contribution, facade

@@ -79,7 +79,7 @@ public struct Layer: Sendable, Equatable {
         Layer("setup", ["scripts/setup.sh"], "CNanopbTests|NanopbRuntimeTests|ProtoScriptTests").with {
             $0.prepare = ["bash scripts/setup.sh >/dev/null"]; $0.buildIsCheck = true; $0.privateDeps = true; $0.sampled = false
         },
-        Layer("conformance", ["scripts/conformance.sh", "scripts/build-conformance-runner.sh"], "ConformanceTests")
+        Layer("conformance", ["Sources/Tools/ProveKit/Conformance/*.swift"], "ConformanceCommandTests|ConformanceTests")
             .with { $0.extra = ["make conformance"]; $0.extraLimit = 900; $0.sampled = false },
         // The SwiftProtobuf peer package's driver. These files are in the tools layer too (sampled there
         // with ProveKitTests); named with --layer, a mutant of them also faces make migration-sample.

@@ -2,7 +2,8 @@
 // `oracle-check` (OracleCheck's report), `generate` (protogen generate plus the catalog), `catalog`
 // (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
 // `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package),
-// `check-foreign` (the proof on public schemas, `make check-foreign`), `fuzz` (the libFuzzer workflows, `make fuzz*`).
+// `check-foreign` (the proof on public schemas, `make check-foreign`), `fuzz` (the libFuzzer workflows, `make fuzz*`),
+// `conformance` (Google's conformance suite, `make conformance`).
 
 import ArgumentParser
 import CatalogGenerator
@@ -15,7 +16,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
                       ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self, ForeignCheckCommand.self,
-                      FuzzCommand.self])
+                      FuzzCommand.self, ConformanceCommand.self])
 
     public init() {}
 
