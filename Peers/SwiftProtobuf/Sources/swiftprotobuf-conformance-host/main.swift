@@ -6,7 +6,7 @@
 // until stdin ends. Only binary proto3 `TestAllTypesProto3` is answered, exactly the set the facades'
 // host answers, so the two lines compare the same tests; everything else is answered `skipped`.
 // The messages are SwiftProtobuf's own code from protoc-gen-swift 1.38.1 (Generated/, written by
-// `wireproof swiftprotobuf-peer conformance-host`), decoded with SwiftProtobuf's default options.
+// `wireproof conformance` in process, or `wireproof swiftprotobuf-peer conformance-host`), decoded with SwiftProtobuf's default options.
 import ConformanceMessagesSwift
 import Foundation
 import SwiftProtobuf
