@@ -4,6 +4,7 @@
 // Exit status: 0 both runs passed (or the peer was skipped); 1 a run failed or a step could not
 // finish (its reason on standard error as "conformance: ..."); 2 a usage error.
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 import ProcessSupport
@@ -36,7 +37,7 @@ public struct ConformanceCommand: ParsableCommand {
 
     public func run() throws {
         do {
-            let root = try WireproofRoot.locate()
+            let root = try GenerationTools.wireproofRoot()
             let environment = ProcessInfo.processInfo.environment
             let settings = try RunnerSettings(root: root, environment: environment, cores: ProcessInfo.processInfo.activeProcessorCount,
                                               isOnPath: { ChildProcess.executableOnPath($0) != nil })
