@@ -61,8 +61,12 @@ proto-c: setup ## the C half of make proto alone
 	$(SWIFT) run $(SWIFT_BUILD_FLAGS) protogen generate --c-only $(PROTO_ARGS)
 
 # CI: regenerate the bundled schema into .scratch/ and fail if it differs from the committed output.
+# `wireproof check-protocol`: the same knobs as make proto; it also runs nanopb-symbols --check.
 check-protocol: setup ## regenerate the bundled schema into .scratch/, fail if committed output differs
-	@bash scripts/check-protocol.sh
+	@$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product wireproof >&2
+	@$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build wireproof check-protocol --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" \
+		--c-module "$(C_MODULE)" --swift-out "$(SWIFT_OUT)" --catalog-out "$(CATALOG_OUT)" $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
+		$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") $(if $(strip $(LIMITS_FROM_OPTIONS)),--limits-from-options)
 
 # `wireproof prove` on public schemas the project never wrote (the corpus under .deps/foreign), the
 # refusals and the device crash they must meet, two schemas linked into one program
@@ -72,8 +76,10 @@ check-foreign: setup ## wireproof prove on public schemas the project never wrot
 	@$(SWIFT) run --skip-build wireproof check-foreign $(FOREIGN_ARGS)
 
 # The pb_* -> wp_pb_* rename list covers every symbol the nanopb runtime exports.
+# `wireproof nanopb-symbols --write` rewrites the list (after a nanopb upgrade).
 check-nanopb-symbols: setup ## the wp_pb_ rename list covers every nanopb symbol
-	@bash scripts/nanopb-symbols.sh --check
+	@$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product wireproof >&2
+	@$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build wireproof nanopb-symbols --check
 
 # Google's conformance suite against the facades (binary proto3), with Conformance/failure_list.txt,
 # and against a SwiftProtobuf host (Peers/SwiftProtobuf) with Conformance/swiftprotobuf_failure_list.txt

@@ -99,7 +99,7 @@ struct SymbolRenameTests {
         let leaked = objects.definedGlobals.filter { $0.hasPrefix("pb_") }.sorted()
         #expect(leaked.isEmpty, """
             CNanopb exports unprefixed nanopb symbols \(leaked); \
-            run `bash scripts/nanopb-symbols.sh --write` and rebuild
+            run `swift run wireproof nanopb-symbols --write` and rebuild
             """)
     }
 

@@ -55,10 +55,13 @@ public struct Layer: Sendable, Equatable {
         Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift",
                         "Sources/Proof/CatalogGenerator/*.swift"], "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
         Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "WireTransportTests"),
-        // The generation scripts and check-protocol itself (lib.sh: every bash script sources it).
-        Layer("scripts", ["scripts/proto-options.py", "scripts/check-protocol.sh", "scripts/nanopb-symbols.sh", "scripts/lib.sh"],
+        // The generation scripts (lib.sh: every bash script sources it).
+        Layer("scripts", ["scripts/proto-options.py", "scripts/lib.sh"],
               "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests|CNanopbTests")
             .with { $0.regenerate = true; $0.extra = ["make check-protocol"] },
+        // `wireproof check-protocol` and `nanopb-symbols`: their tests make each check fail, and CI's leg runs them.
+        Layer("protocol-check", ["Sources/Tools/ProveKit/ProtocolCheck/*.swift"], "ProtocolCheckTests|NanopbRenameListTests")
+            .with { $0.extra = ["make check-protocol"] },
         // The command-line tools and their process plumbing: prove, generate, oracle-check.
         Layer("tools", ["Sources/Tools/ProveKit/*.swift", "Sources/Tools/protogen/*.swift", "Sources/Tools/wireproof/*.swift",
                         "Sources/Tools/CommandLineSupport/*.swift", "Sources/Tools/ProcessSupport/*.swift",

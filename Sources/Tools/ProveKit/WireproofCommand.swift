@@ -3,7 +3,8 @@
 // (CatalogGenerator), `size-probe`, `link-check` (two schemas in one program), `scratch-manifest` and
 // `scratch-package` (for the bench and scratch packages), `swiftprotobuf-peer` (the SwiftProtobuf peer package),
 // `check-foreign` (the proof on public schemas, `make check-foreign`), `fuzz` (the libFuzzer workflows, `make fuzz*`),
-// `conformance` (Google's conformance suite, `make conformance`).
+// `conformance` (Google's conformance suite, `make conformance`), `check-protocol` and `nanopb-symbols`
+// (committed generated output and the nanopb rename list, ProtocolCheck/).
 
 import ArgumentParser
 import CatalogGenerator
@@ -16,7 +17,7 @@ public struct WireproofCommand: AsyncParsableCommand {
         abstract: "Prove nanopb-backed Swift facades against an independent protobuf codec.",
         subcommands: [ProveCommand.self, OracleCheckCommand.self, GenerateWithCatalogCommand.self, CatalogCommand.self, SizeProbeCommand.self,
                       ScratchManifestCommand.self, ScratchPackageCommand.self, LinkCheckCommand.self, SwiftProtobufPeerCommand.self, ForeignCheckCommand.self,
-                      FuzzCommand.self, ConformanceCommand.self])
+                      FuzzCommand.self, ConformanceCommand.self, ProtocolCheckCommand.self, NanopbSymbolsCommand.self])
 
     public init() {}
 
