@@ -97,4 +97,13 @@ private func optionLines(_ text: String) -> [Substring] {
         let text = said(result)
         #expect(result.status == 1 && text.hasPrefix("proto-options: usage: proto-options.py NANOPB_GENERATOR_DIR FULL_SET.pb PROTO_DIR"), "\(text)")
     }
+
+    @Test func anUnknownArgumentIsNamedAsUnknownAndAFlagWithoutValueAsWantingOne() throws {
+        let script = [repositoryRoot + "/scripts/proto-options.py", repositoryRoot + "/.deps/nanopb/generator", "set.pb", "protos"]
+        for (extra, message) in [(["--bogus"], "proto-options: unknown argument --bogus\n"),
+                                 (["--search", "a", "--options"], "proto-options: --options wants a value\n")] {
+            let result = try ChildProcess.run("/usr/bin/python3", script + extra, in: repositoryRoot)
+            #expect(result.status == 1 && said(result) == message, "\(said(result))")
+        }
+    }
 }

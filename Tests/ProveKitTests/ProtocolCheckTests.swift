@@ -148,9 +148,14 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         settings.cOut = work + "/TinyC"
         settings.swiftOut = work + "/Tiny"
         settings.catalogOut = work + "/TinyCatalog"
-        let check = ProtocolCheck(root: repositoryRoot, settings: settings, compiler: "cc", scratch: work + "/scratch", say: { _ in })
+        let said = Said()
+        let check = ProtocolCheck(root: repositoryRoot, settings: settings, compiler: "cc", scratch: work + "/scratch", say: said.append)
 
         let first = try check.run()
+        #expect(said.lines.first == "check-protocol: generating \(work)/protos into \(work)/scratch")
+        #expect(said.lines.filter { $0.hasPrefix("check-protocol: comparing ") }
+            == ["TinyC", "Tiny", "TinyCatalog"].map { "check-protocol: comparing \(work)/\($0)" })
+        #expect(said.lines.contains("check-protocol: checking the nanopb rename list"))
         #expect(!first.passed)
         #expect(first.differences.contains(.missing(work + "/TinyC/include/t/tiny.pb.h")))
         #expect(first.differences.contains(.missing(work + "/Tiny/t_tiny.pb.swift")))
@@ -166,4 +171,10 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         try write("", to: work + "/TinyC/include/stray.h")
         #expect(try check.run().differences == [.stale(work + "/TinyC/include/stray.h"), .differs(work + "/Tiny/t_tiny.pb.swift")])
     }
+}
+
+/// Collects progress lines (a class: the check's `say` closure escapes).
+private final class Said {
+    var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
 }

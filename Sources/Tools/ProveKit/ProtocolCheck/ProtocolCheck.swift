@@ -91,7 +91,8 @@ public struct ProtocolCheck {
             try? fm.removeItem(atPath: scratch)
             try fm.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch { throw .io(path: scratch, reason: "cannot create: \(error.localizedDescription)") }
-        say("check-protocol: generating \(settings.protoDirectory) into .scratch/check-protocol")
+        let shown = scratch.hasPrefix(root + "/") ? String(scratch.dropFirst(root.count + 1)) : scratch
+        say("check-protocol: generating \(settings.protoDirectory) into \(shown)")
         try generate()
         var outcome = ProtocolCheckOutcome()
         for folder in settings.folders {
