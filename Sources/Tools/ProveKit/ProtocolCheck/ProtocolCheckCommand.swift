@@ -62,10 +62,8 @@ public struct ProtocolCheckCommand: ParsableCommand {
 
     public func run() throws {
         let outcome: ProtocolCheckOutcome
-        let check: ProtocolCheck
         do {
-            check = ProtocolCheck(root: try WireproofRoot.locate(), settings: settings, compiler: compiler, say: ProveCommand.printOut)
-            outcome = try check.run()
+            outcome = try ProtocolCheck(root: try WireproofRoot.locate(), settings: settings, compiler: compiler, say: ProveCommand.printOut).run()
         } catch {
             ProveCommand.printError("check-protocol: \(error)")
             throw ExitCode(2)
