@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// The rename header's inputs, its exact text and how a stale copy is reported
 /// (`wireproof nanopb-symbols`).

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// `wireproof check-protocol`: which folders it regenerates and compares, how two trees are
 /// compared, what it prints, and that a regeneration which disagrees with the committed output

@@ -69,9 +69,9 @@ WIREPROOF_STATIC_ASSERT(sizeof(pb_msgdesc_t) == 4 * sizeof(void *) + 3 * sizeof(
                "pb_msgdesc_t layout differs from the one the Swift runtime was written against");
 
 #if defined(__clang__)
-/* The rename list was taken from this nanopb release (scripts/nanopb-symbols.sh --write). */
+/* The rename list was taken from this nanopb release (`wireproof nanopb-symbols --write`). */
 WIREPROOF_STATIC_ASSERT(__builtin_strcmp(NANOPB_VERSION, WIREPROOF_PB_RENAMED_VERSION) == 0,
-               "nanopb was upgraded: refresh the rename list with `bash scripts/nanopb-symbols.sh --write`");
+               "nanopb was upgraded: refresh the rename list with `swift run wireproof nanopb-symbols --write`");
 #endif
 
 #endif /* WIREPROOF_PB_ABI_H */

@@ -3,6 +3,7 @@
 // unpacked nanopb source, or fail listing how the committed header differs. Run --write after every
 // nanopb upgrade; CNanopbTests fails if any built object still exports a pb_* symbol.
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -30,7 +31,7 @@ public struct NanopbSymbolsCommand: ParsableCommand {
 
     public func run() throws {
         do {
-            let inputs = NanopbRuntimeSymbols(root: try WireproofRoot.locate(), compiler: compiler)
+            let inputs = NanopbRuntimeSymbols(root: try GenerationTools.wireproofRoot(), compiler: compiler)
             if write {
                 try Self.write(inputs, say: ProveCommand.printOut)
                 return

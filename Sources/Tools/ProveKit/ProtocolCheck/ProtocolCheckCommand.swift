@@ -2,6 +2,7 @@
 // what `make proto` writes, no generated file is left untracked, and the nanopb rename list is
 // complete (ProtocolCheck). Fresh output stays in .scratch/check-protocol for a diff.
 
+import ProtoGenKit
 import ArgumentParser
 import Foundation
 
@@ -63,7 +64,7 @@ public struct ProtocolCheckCommand: ParsableCommand {
     public func run() throws {
         let outcome: ProtocolCheckOutcome
         do {
-            outcome = try ProtocolCheck(root: try WireproofRoot.locate(), settings: settings, compiler: compiler, say: ProveCommand.printOut).run()
+            outcome = try ProtocolCheck(root: try GenerationTools.wireproofRoot(), settings: settings, compiler: compiler, say: ProveCommand.printOut).run()
         } catch {
             ProveCommand.printError("check-protocol: \(error)")
             throw ExitCode(2)
