@@ -91,6 +91,18 @@ private func optionLines(_ text: String) -> [Substring] {
         #expect(!text.contains("Traceback") && text.split(separator: "\n").count == 1 && text.hasPrefix("proto-options: "), "\(text)")
     }
 
+    @Test func aMalformedOptionsFileLineStopsGenerationNamingTheFileAndLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-optionshape-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "syntax = \"proto3\";\npackage bad;\nmessage M { string name = 1; }\n".write(to: dir.appendingPathComponent("bad.proto"), atomically: true, encoding: .utf8)
+        try "bad.M.name max_size:8\nbad.M.name\n".write(to: dir.appendingPathComponent("bad.options"), atomically: true, encoding: .utf8)
+        let result = try runGeneration(protoDirectory: dir.path, ["--c-only", "--c-out", dir.appendingPathComponent("OptC").path])
+        let text = said(result)
+        #expect(result.status != 0, "\(text)")
+        #expect(text.contains("bad.options:2: 'bad.M.name': no space between the name pattern and its options") && !text.contains("Traceback"), "\(text)")
+    }
+
     @Test func missingArgumentsExitOneWithTheUsageLine() throws {
         let result = try ChildProcess.run("/usr/bin/python3", [repositoryRoot + "/scripts/proto-options.py", repositoryRoot + "/.deps/nanopb/generator"],
                                           in: repositoryRoot)
