@@ -70,6 +70,21 @@ import Testing
         #expect(plants.count == 11)
         #expect(plants.allSatisfy { !$0.old.isEmpty })
     }
+
+    @Test func everyPlantsLinesAreInItsFileExactlyOnce() throws {
+        let text = try String(contentsOfFile: RepositoryPaths.root + "/scripts/mutation/plants.txt", encoding: .utf8)
+        for plant in Plants.parse(text) {
+            let path = RepositoryPaths.root + "/" + plant.path
+            // What setup.sh unpacks or stages is there once `make setup` ran; the committed sources always are.
+            let staged = plant.path.hasPrefix(".deps/") || plant.path.hasPrefix("Sources/Shipped/CNanopb/runtime/")
+            guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+                #expect(staged, "\(plant.name): no \(plant.path)")
+                continue
+            }
+            let found = ("\n" + source).components(separatedBy: "\n" + plant.old).count - 1
+            #expect(found == 1, "\(plant.name): its lines are in \(plant.path) \(found) times")
+        }
+    }
 }
 
 @Suite struct TransparentFunctionTests {
