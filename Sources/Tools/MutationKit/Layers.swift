@@ -133,6 +133,7 @@ public struct Layer: Sendable, Equatable {
 
 /// The files of the engine, judged by MutationKitTests (the rest of MutationKit is unlayered).
 enum MutationEngineFiles {
-    static let paths = ["MutationRule", "MutantGenerator", "ProseMask", "Mutant", "MutantSource", "Layers", "LayerCoverage", "Plants"]
+    static let paths = ["MutationRule", "MutantGenerator", "ProseMask", "Mutant", "MutantSource", "Layers", "LayerCoverage", "Plants",
+                        "PlantLegs", "PlantLegsRun"]
         .map { "Sources/Tools/MutationKit/\($0).swift" }
 }

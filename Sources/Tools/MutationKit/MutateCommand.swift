@@ -1,5 +1,5 @@
 // `wiremutate`: mutation testing of Wireproof's own code (docs/mutation.md), and the planted bugs of
-// plant-bugs.sh and fuzz-planted.sh. Paths are relative to the repository root, which is the
+// `wiremutate plant-legs` and `wireproof fuzz planted`. Paths are relative to the repository root, which is the
 // current directory.
 
 import ArgumentParser
@@ -10,7 +10,7 @@ public struct MutateCommand: ParsableCommand {
         commandName: "wiremutate",
         abstract: "Mutation testing of the project's own code, and planted bugs in a scratch copy.",
         discussion: "Run from the repository root. Without a subcommand: `run`.",
-        subcommands: [RunMutants.self, TreeCommand.self, PlantCommand.self, UnplantCommand.self],
+        subcommands: [RunMutants.self, TreeCommand.self, PlantCommand.self, UnplantCommand.self, PlantLegsCommand.self],
         defaultSubcommand: RunMutants.self)
     public init() {}
 
@@ -125,5 +125,56 @@ struct UnplantCommand: ParsableCommand {
 
     func run() throws {
         do { try Plants.unplant(in: tree) } catch { throw PlantCommand.fail(error.description, status: error.status) }
+    }
+}
+
+struct PlantLegsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plant-legs",
+        abstract: "Each plant on each sanitizer leg that must report it, in .scratch/plant/tree; passes only when every leg fails with its report.",
+        discussion: "Plants and legs: \(PlantLegs.plants.map { "\($0) -> \(PlantLegs.legs(for: $0).map(\.rawValue).joined(separator: " "))" }.joined(separator: "; ")). "
+            + "Logs and summary.txt in .scratch/plant/logs. Exit status: 0 every leg caught its plant, 1 not, 2 a usage error.")
+
+    @Argument(help: "Plant names (default: every plant of the sanitizer legs).") var names: [String] = []
+    @Option(name: .customLong("leg"), help: "Run this leg (asan, tsan, valgrind, accounting) for each plant named, instead of its own (repeatable).")
+    var legs: [String] = []
+    @Option(help: "Seconds a leg may take before it is stopped and counted as not caught.") var legLimit = 3600
+
+    /// The legs named by --leg, in order; a name that is no leg is a usage error naming it.
+    func chosenLegs() throws -> [PlantLeg] {
+        try legs.map { name in
+            guard let leg = PlantLeg(rawValue: name) else {
+                throw ValidationError("unknown leg '\(name)' for --leg (known: \(PlantLeg.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return leg
+        }
+    }
+
+    func validate() throws {
+        _ = try chosenLegs()
+        guard legLimit > 0 else { throw ValidationError("--leg-limit must be at least 1 second") }
+    }
+
+    func run() throws {
+        let root = try MutateCommand.root()
+        let chosen = try chosenLegs()
+        let known = Plants.parse((try? String(contentsOfFile: root + "/scripts/mutation/plants.txt", encoding: .utf8)) ?? "").map(\.name)
+        let plan = try (names.isEmpty ? PlantLegs.plants : names).map { plant in
+            guard known.contains(plant) else { throw ValidationError("unknown plant '\(plant)' (known: \(known.joined(separator: " ")))") }
+            let planned = chosen.isEmpty ? PlantLegs.legs(for: plant) : chosen
+            guard !planned.isEmpty else { throw ValidationError("plant '\(plant)' has no sanitizer leg; name one with --leg") }
+            return (plant: plant, legs: planned)
+        }
+        var run = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: plan)
+        run.legLimit = Double(legLimit)
+        let result: (rows: [String], allCaught: Bool)
+        do { result = try run.run() } catch let error as PlantError {
+            throw PlantCommand.fail(error.description, status: error.status)
+        } catch {
+            throw PlantCommand.fail("\(error)", status: 1)
+        }
+        print("\nPlanted bugs:")
+        for row in result.rows { print("  " + row) }
+        if !result.allCaught { throw ExitCode.failure }
     }
 }
