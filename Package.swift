@@ -82,7 +82,7 @@ let package = Package(
         // The main job: `wireproof oracle-check --proto-dir Protos` (thin over OracleCheck).
         .executableTarget(name: "wireproof", dependencies: ["ProveKit"], path: "Sources/Tools/wireproof"),
         // `wireproof prove`: the whole proof on any .proto tree in a scratch package it manages.
-        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "ProtoSchema", "ProcessSupport", "CommandLineSupport", argumentParser], path: "Sources/Tools/ProveKit"),
+        .target(name: "ProveKit", dependencies: ["OracleCheck", "FacadeProof", "DeviceProof", "ProofSupport", "CatalogGenerator", "ProtoGenKit", "ProtoSchema", "ProcessSupport", "CommandLineSupport", "MutationKit", argumentParser], path: "Sources/Tools/ProveKit"),
         .testTarget(name: "ProveKitTests", dependencies: ["ProveKit", "ProofSupport", "ProtoSchema", "DeviceProof", "FacadeProof", "TestSupport", argumentParser]),
         .testTarget(
             name: "ProtoOracleTests", dependencies: ["ProtoOracle", "ProtoSchema", "OracleCheck", "ProveKit", "ProofSupport", "TestSupport"],

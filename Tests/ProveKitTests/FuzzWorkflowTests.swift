@@ -17,7 +17,7 @@ import TestSupport
         let replay = try #require(try WireproofCommand.parseAsRoot(["fuzz", "replay", "decode", "a", "b"]) as? FuzzCommand.Replay)
         #expect(replay.target == .decode && replay.files == ["a", "b"])
         #expect(try (WireproofCommand.parseAsRoot(["fuzz", "smoke"]) as? FuzzCommand.Smoke)?.seconds == 30)
-        let subcommands = ["build", "run", "smoke", "minimize", "triage", "corpus", "replay", "descriptor-set", "generate"]
+        let subcommands = ["build", "run", "smoke", "minimize", "triage", "corpus", "replay", "descriptor-set", "generate", "planted", "rate"]
         // Listed by name: `fuzz NAME --help` exits 0 for an unknown NAME too (it prints `fuzz`'s help).
         #expect(FuzzCommand.configuration.subcommands.map { $0._commandName } == subcommands)
         for subcommand in subcommands {

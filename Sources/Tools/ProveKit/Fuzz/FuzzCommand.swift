@@ -12,8 +12,9 @@ import Foundation
 public struct FuzzCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fuzz",
-        abstract: "libFuzzer campaigns over the bundled schema: build, run, smoke (CI leg), minimize, triage, corpus, replay.",
-        subcommands: [Build.self, Run.self, Smoke.self, Minimize.self, Triage.self, Corpus.self, Replay.self, DescriptorSet.self, Generate.self])
+        abstract: "libFuzzer campaigns over the bundled schema: build, run, smoke (CI leg), minimize, triage, corpus, replay, planted, rate.",
+        subcommands: [Build.self, Run.self, Smoke.self, Minimize.self, Triage.self, Corpus.self, Replay.self, DescriptorSet.self, Generate.self,
+                      Planted.self, Rate.self])
 
     public init() {}
 
@@ -102,5 +103,63 @@ public struct FuzzCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "protoc-gen-swift's code for the bundled schema into Fuzz/Sources/SwiftProtobufSchema (the differential's SwiftProtobuf party).")
         func run() throws { try FuzzCommand.run { try FuzzSchemaFiles(workspace: $0.workspace).generateSwiftProtobufParty() } }
+    }
+
+    struct Planted: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Time to the first crash of each target on each planted nanopb bug, in .scratch/planted/tree: found count and median of RUNS runs.")
+        @Option(help: "Runs per bug and target (libFuzzer seeds 1...RUNS).") var runs = 3
+        @Option(help: "Seconds each run may fuzz.") var limit = 60
+        @Option(help: "The targets, separated by spaces.") var targets = "decode differential"
+        @Argument(help: "Plants of scripts/mutation/plants.txt (default: \(PlantedFuzzSettings.defaultBugs.joined(separator: " "))).")
+        var bugs: [String] = []
+
+        func validate() throws {
+            guard runs >= 1, runs <= 100 else { throw ValidationError("--runs must be from 1 to 100") }
+            guard limit >= 1 else { throw ValidationError("--limit must be at least 1 second") }
+            _ = try settings()
+        }
+
+        func settings() throws -> PlantedFuzzSettings {
+            var settings = PlantedFuzzSettings()
+            settings.runs = runs; settings.limit = limit
+            settings.targets = try targets.split(separator: " ").map { name in
+                guard let target = FuzzTarget(rawValue: String(name)) else {
+                    throw ValidationError("unknown target '\(name)' in --targets (known: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return target
+            }
+            guard !settings.targets.isEmpty else { throw ValidationError("--targets names no target") }
+            if !bugs.isEmpty { settings.bugs = bugs }
+            return settings
+        }
+
+        func run() throws {
+            let settings = try settings()
+            try FuzzCommand.run { build in
+                let rows = try PlantedFuzzRun(root: build.workspace.root, settings: settings).run()
+                printOut("")
+                for row in rows { printOut(row) }
+            }
+        }
+    }
+
+    struct Rate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Facade decode vs plain C decode_c per CPU second: two campaigns, then every seed REPEAT times (the fixed-input ratio).",
+            discussion: "Environment: FUZZ_COVERAGE (default runtime), FUZZ_RATE_CORE, FUZZ_RATE_CAMPAIGN=0 (as --fixed-only), REPEAT (200).")
+        @Argument(help: "Seconds of each campaign.") var seconds: UInt = 60
+        @Flag(help: "Skip the campaigns: only the fixed input set (what make bench measures).") var fixedOnly = false
+        @Option(help: "The core both fuzzers are pinned to (default FUZZ_RATE_CORE, else 0).") var core: UInt?
+
+        func run() throws {
+            try FuzzCommand.run { build in
+                var settings = try RateSettings(environment: ProcessInfo.processInfo.environment)
+                settings.seconds = Int(seconds)
+                if fixedOnly { settings.campaigns = false }
+                if let core { settings.core = Int(core) }
+                try FuzzRate(workspace: build.workspace, settings: settings).run()
+            }
+        }
     }
 }

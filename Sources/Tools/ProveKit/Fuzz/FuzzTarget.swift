@@ -4,7 +4,7 @@ import ArgumentParser
 
 /// A fuzz target campaigns, replays and triage run. Invariant: each case is an executable product
 /// of Fuzz/Package.swift; `decode_c` is not one of them (a benchmark baseline that only `build` makes
-/// and scripts/fuzz-rate.sh runs).
+/// and `wireproof fuzz rate` runs).
 enum FuzzTarget: String, CaseIterable, ExpressibleByArgument, Sendable {
     case decode, differential, structure
 
