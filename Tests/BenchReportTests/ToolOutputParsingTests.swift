@@ -2,7 +2,7 @@ import Testing
 @testable import BenchReport
 
 /// Parsing of the other tools' output the report reads: readelf sections, `size`, CodecBench's
-/// `RESULT` lines, fuzz-rate.sh's ratio, and the runtime's line count.
+/// `RESULT` lines, `wireproof fuzz rate`'s ratio, and the runtime's line count.
 @Suite struct ToolOutputParsingTests {
     static let readelfExcerpt = """
           [Nr] Name              Type            Address          Off    Size   ES Flg Lk Inf Al

@@ -90,7 +90,7 @@ public enum GoalRows {
             value: fuzz.map { "**\(NumberFormat.fixed($0, 2))x** throughput" }
                 ?? (r.ratios == nil ? "not measured in this run" : "not measured in this run (BENCH_FUZZ=0)"),
             goal: fuzzFixedRate.verdict(fuzz),
-            method: "every seed of Corpus/seeds 200 times, ASan + libFuzzer release builds, core 0 (scripts/fuzz-rate.sh)"))
+            method: "every seed of Corpus/seeds 200 times, ASan + libFuzzer release builds, core 0 (wireproof fuzz rate --fixed-only)"))
         return rows
     }
 }

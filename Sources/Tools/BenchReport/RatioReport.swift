@@ -89,7 +89,7 @@ public enum RatioReport {
                            peakMemory: peak.map { TextMatching.lines($0.trimmingSuffix("\n")).map(String.init) })
     }
 
-    /// The last "fixed inputs, facade / plain C throughput = X" figure of scripts/fuzz-rate.sh's output.
+    /// The last "fixed inputs, facade / plain C throughput = X" figure of `wireproof fuzz rate`'s output.
     public static func fuzzFixedRatio(_ output: String) -> Double? {
         let regex = TextMatching.regex(#"fixed inputs, facade / plain C throughput = ([\d.]+)"#)
         var found: Double?

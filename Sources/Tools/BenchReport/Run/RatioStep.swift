@@ -10,8 +10,8 @@
 //   3. callgrind counts instructions (CallgrindRun): the facade and plain C runs collect inside
 //      their loops only (--toggle-collect), so nanopb's entry points and allocator in their
 //      listings are the loops' own share: the split the summary gives a missed goal.
-//   4. The facade decode fuzz target against the plain C one on fixed inputs (scripts/fuzz-rate.sh
-//      with FUZZ_RATE_CAMPAIGN=0, which builds the two targets first; BENCH_FUZZ=0 skips it).
+//   4. The facade decode fuzz target against the plain C one on fixed inputs (`wireproof fuzz rate
+//      --fixed-only`, which builds the two targets first; BENCH_FUZZ=0 skips it).
 //   5. Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh; BENCH_PEAK=0 skips it).
 // Results go into results.json (key "ratios") for the summary.
 
@@ -67,11 +67,11 @@ enum RatioStep {
         }
 
         try runScript(enabled: settings.measureFuzzRate, knob: "BENCH_FUZZ", what: "fuzz rate", table: work + "/fuzz-rate.txt",
-                      announce: "fuzz targets decode (facade) and decode_c (plain C) on fixed inputs (scripts/fuzz-rate.sh)",
-                      command: ["bash", "scripts/fuzz-rate.sh"], environment: ["FUZZ_RATE_CAMPAIGN": "0"], clock: clock)
+                      announce: "fuzz targets decode (facade) and decode_c (plain C) on fixed inputs (wireproof fuzz rate --fixed-only)",
+                      command: { try tools.peerTool() + ["fuzz", "rate", "--fixed-only"] }, environment: tools.peerEnvironment, clock: clock)
         try runScript(enabled: settings.measurePeakMemory, knob: "BENCH_PEAK", what: "peak memory", table: work + "/peak-memory.txt",
                       announce: "peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh)",
-                      command: ["bash", "scripts/peak-memory.sh"], environment: [:], clock: clock)
+                      command: { ["bash", "scripts/peak-memory.sh"] }, environment: [:], clock: clock)
 
         try ReportCommand.update(settings.results) { r in
             let ratios = try RatioReport.read(work: work)
@@ -81,16 +81,18 @@ enum RatioStep {
         }
     }
 
-    /// Runs a measuring script with its table (stdout) into `table`, then shows the table indented;
-    /// when the knob turned it off, says so and removes an older table.
+    /// Runs a measuring command with its table (stdout) into `table`, then shows the table indented;
+    /// when the knob turned it off, says so and removes an older table. `command` is made only when
+    /// the knob is on (it may build the tool it names).
     static func runScript(enabled: Bool, knob: String, what: String, table: String, announce: String,
-                          command: [String], environment: [String: String], clock: ProgressClock) throws {
+                          command makeCommand: () throws -> [String], environment: [String: String], clock: ProgressClock) throws {
         guard enabled else {
             print("  \(knob)=0: \(what) not measured")
             try? FileManager.default.removeItem(atPath: table)
             return
         }
         clock.say(announce)
+        let command = try makeCommand()
         let log = table.replacingOccurrences(of: ".txt", with: ".log")
         let status = try BenchShell.status(command, log: table, stderr: log, environment: environment)
         BenchShell.echoIndented((try? BenchShell.read(table)) ?? "")
