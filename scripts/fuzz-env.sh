@@ -20,7 +20,7 @@ FUZZ_BUILD_FLAGS=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 # accessors, which no target calls, carry none. Why (docs/fuzzing.md, "Figures"): the
 # default build has 106,577 counters, 1,020 of them nanopb's; libFuzzer clears and scans every
 # counter after every execution, 28 % of a `decode` campaign's CPU time. Used by
-# scripts/fuzz-rate.sh; the default (all) keeps Swift coverage, which the differential's judges
+# `wireproof fuzz rate`; the default (all) keeps Swift coverage, which the differential's judges
 # (oracle, SwiftProtobuf) need to guide it.
 [ "${FUZZ_COVERAGE:-all}" != runtime ] || export WIREPROOF_FUZZ_RUNTIME_COVERAGE=1
 [ "${FUZZ_COVERAGE:-all}" != runtime ] ||

@@ -30,7 +30,7 @@ import CNanopb
     /// `@_transparent` (here and in the scalar setter): inlined into the facade even in a debug
     /// build, so the load is of the concrete C type and instrumented by the sanitizers. In an
     /// unspecialised generic function it would be a value-witness call into the (uninstrumented)
-    /// Swift runtime, which ASan did not see reading past the field (scripts/plant-bugs.sh).
+    /// Swift runtime, which ASan did not see reading past the field (`wiremutate plant-legs`).
     @_transparent
     public static func scalar<T>(_ field: UnsafeMutablePointer<T>?, _ absent: T) -> T {
         guard let field else { return absent }

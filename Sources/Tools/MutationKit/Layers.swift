@@ -114,11 +114,7 @@ public struct Layer: Sendable, Equatable {
         ("scripts/udp-batch-bench.sh", "a measurement (make udp-batch-bench); nothing runs it in CI"),
         ("scripts/load-test.sh", "a load run (make load-test) by hand; no CI leg runs it"),
         ("scripts/peak-memory.sh", "a measurement (make peak-memory); no CI leg runs it"),
-        ("scripts/fuzz-rate.sh", "a measurement of fuzzing speed; nothing runs it in CI"),
         ("Sources/Tools/wirebench/*.swift", "the benchmark binary of udp-batch-bench.sh, load-test.sh and make bench; no test runs it"),
-        // Checks of the checks, run by hand: their own job is to make a sanitizer or fuzzer fail.
-        ("scripts/plant-bugs.sh", "plants bugs to show the sanitizer and valgrind legs catch them; run by hand, no CI leg"),
-        ("scripts/fuzz-planted.sh", "plants bugs to show the fuzz targets find them; run by hand, no CI leg"),
         // Optional paths no CI leg takes.
         ("scripts/fuzz-plot.py", "draws a coverage plot after a fuzz campaign (make fuzz), not in the smoke leg; nothing reads the plot"),
         // Unsafe to mutate in a scratch copy.

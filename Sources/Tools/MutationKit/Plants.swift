@@ -1,4 +1,4 @@
-// The planted bugs of plant-bugs.sh and fuzz-planted.sh (scripts/mutation/plants.txt), applied in a
+// The planted bugs of `wiremutate plant-legs` and `wireproof fuzz planted` (scripts/mutation/plants.txt), applied in a
 // scratch copy made by `ScratchTree.prepare`. The copy's `.git/planted.json` records each planted
 // file's original text, so `unplant` can write it back; only `prepare` creates that record, so
 // nothing but a scratch copy is ever planted.

@@ -1,5 +1,5 @@
 // How every fuzz build is made and run. The flags and exported variables are written once, in
-// scripts/fuzz-env.sh (sourced by fuzz-rate.sh, fuzz-planted.sh and ClusterFuzzLite's build.sh too),
+// scripts/fuzz-env.sh (sourced by ClusterFuzzLite's build.sh too),
 // and read here by sourcing it; FUZZ_COVERAGE, which it reads, passes through this process's
 // environment. FUZZ_JOBS and FUZZ_ARGS shape a campaign.
 
