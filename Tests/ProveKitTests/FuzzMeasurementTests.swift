@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProofSupport
 import Testing
 @testable import ProveKit
 
@@ -63,6 +64,13 @@ import Testing
         #expect(throws: FuzzError("REPEAT must be a whole number >= 0, not 'many'")) { try RateSettings(environment: ["REPEAT": "many"]) }
         let rate = try #require(try WireproofCommand.parseAsRoot(["fuzz", "rate", "10", "--fixed-only", "--core", "1"]) as? FuzzCommand.Rate)
         #expect(rate.seconds == 10 && rate.fixedOnly && rate.core == 1)
+    }
+
+    @Test func theCPUTimeOfAReapedChildIsCounted() throws {
+        let before = FuzzRate.childrenCPUSeconds()
+        let busy = try ChildProcess.run("/bin/sh", ["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"])
+        #expect(busy.status == 0)
+        #expect(FuzzRate.childrenCPUSeconds() - before > 0.05)
     }
 
     @Test func rateFiguresAreTruncatedAsTheDocsQuoteThem() {

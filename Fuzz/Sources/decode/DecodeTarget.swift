@@ -7,7 +7,7 @@ import FacadeProof
 import Foundation
 import FuzzKit
 
-/// Benchmark mode (scripts/fuzz-rate.sh, WIREPROOF_FUZZ_FACADE_ONLY=1): only the facade's own work
+/// Benchmark mode (`wireproof fuzz rate`, WIREPROOF_FUZZ_FACADE_ONLY=1): only the facade's own work
 /// (decode, re-encode, decode again, compare), the same work the plain-C `decode_c` target does.
 let facadeOnly = environmentValue("WIREPROOF_FUZZ_FACADE_ONLY") == "1"
 

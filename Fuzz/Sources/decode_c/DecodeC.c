@@ -1,5 +1,5 @@
-/* libFuzzer target `decode_c`: the benchmark baseline of the facade `decode` target (scripts/
- * fuzz-rate.sh). Plain C over the same nanopb runtime and generated C, same framing (byte 0 picks
+/* libFuzzer target `decode_c`: the benchmark baseline of the facade `decode` target (`wireproof
+ * fuzz rate`). Plain C over the same nanopb runtime and generated C, same framing (byte 0 picks
  * the message type in the catalog's order), same work as the facade path in facade-only mode:
  * decode, encode, decode the encoding again and compare its encoding, release. Not a property
  * target of its own: it aborts only when the round trip is unstable. */
