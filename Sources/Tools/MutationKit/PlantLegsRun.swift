@@ -81,7 +81,8 @@ public struct PlantLegsRun {
     func setup() throws {
         let result = try ChildProcess.run("/bin/bash", [tree + "/scripts/setup.sh"], in: tree)
         guard result.status == 0 else {
-            throw PlantError("scripts/setup.sh failed in \(tree) (exit \(result.status)): \(result.stderrText.suffix(300))")
+            let last = result.stderrText.split(separator: "\n").last.map(String.init) ?? ""
+            throw PlantError("scripts/setup.sh failed in \(tree) (exit \(result.status)): \(last.suffix(200))")
         }
     }
 }

@@ -40,7 +40,10 @@ struct PlantedFuzzRun {
         printOut("fuzz-planted: copying the working tree to \(tree)")
         try ScratchTree.prepare(root: root, tree: tree, also: ["Fuzz/Sources/SwiftProtobufSchema"])
         let setup = try ChildProcess.run("/bin/bash", [tree + "/scripts/setup.sh"], in: tree)
-        guard setup.status == 0 else { throw FuzzError("scripts/setup.sh failed in \(tree) (exit \(setup.status))") }
+        guard setup.status == 0 else {
+            let last = setup.stderrText.split(separator: "\n").last.map(String.init) ?? ""
+            throw FuzzError("scripts/setup.sh failed in \(tree) (exit \(setup.status)): \(last.suffix(200))")
+        }
         let workspace = FuzzWorkspace(root: tree)
         let build = FuzzBuild(workspace: workspace, environment: try FuzzEnvironment.read(root: tree))
         var rows = [PlantedFuzzTable.header]
