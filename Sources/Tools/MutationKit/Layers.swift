@@ -96,7 +96,7 @@ public struct Layer: Sendable, Equatable {
         Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests")
             .with { $0.extra = ["make asan", "make tsan"]; $0.extraLimit = 3600; $0.sampled = false },
         Layer("fuzz", ["Sources/Tools/ProveKit/Fuzz/*.swift", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh"],
-              "NanopbRuntimeTests|FuzzWorkflowTests")
+              "NanopbRuntimeTests|FuzzWorkflowTests|FuzzMeasurementTests")
             .with { $0.extra = ["make fuzz-smoke"]; $0.extraLimit = 1200; $0.sampled = false },
         Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests")
             .with { $0.extra = ["make check-wide-schema"]; $0.extraLimit = 1200; $0.sampled = false },
