@@ -5,11 +5,12 @@
 // and the generated facades therefore touch field memory only through typed `pointee` accesses and
 // memcpy; this test fails if a raw access comes back.
 
+import TestSupport
 import Foundation
 import Testing
 
 @Suite struct InstrumentedAccessTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: repositoryRoot)
 
     static func swiftFiles(_ folder: String) throws -> [URL] {
         let dir = root.appendingPathComponent(folder)

@@ -1,3 +1,4 @@
+import TestSupport
 import ArgumentParser
 import Foundation
 import ProofSupport
@@ -31,7 +32,7 @@ import Testing
         for bug in PlantedFuzzSettings.defaultBugs { #expect(text.contains("plant \(bug) "), "\(bug)") }
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = repositoryRoot
 
     @Test func aRunFindsTheBugOnlyThroughAnArtifactAndNamesTheFirstReport() {
         #expect(PlantedFuzzTable.isArtifact("crash-0a1b") && PlantedFuzzTable.isArtifact("leak-ff") && PlantedFuzzTable.isArtifact("oom-1"))
