@@ -225,6 +225,20 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(skipped.contains("public var gone: String"))
     }
 
+    @Test func anHonouredFTIgnoreOnAOneofDropsEveryMemberAndNoOtherField() throws {
+        let proto = """
+            syntax = "proto3";
+            package ho;
+            message O { uint32 kept = 1; oneof choice { string alpha = 2; uint32 beta = 3; } uint32 after = 4; }
+            """
+        let options = [NanopbOptionSetting(file: "ho.proto", element: "ho.O.choice", kind: .oneof, option: "type",
+                                           value: "FT_IGNORE", source: "ho.options")]
+        let text = try ProtoGen.facades(schema: compileSchema(["ho.proto": proto]), cModule: "CMod",
+                                        inputs: PlanInputs(nanopbOptions: options, optionsMode: .honour)).map(\.contents).joined()
+        #expect(text.contains("public var kept: UInt32") && text.contains("public var after: UInt32"), "\(text)")
+        #expect(!text.contains("alpha") && !text.contains("beta"), "the oneof's members have no facade: \(text)")
+    }
+
     @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
         // A file that ends inside an identifier or a chain (no newline after it) still spells it.
         var identifiers: Set<String> = []
