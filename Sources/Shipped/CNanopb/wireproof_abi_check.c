@@ -5,7 +5,6 @@
 #include "pb.h"
 #include "pb_decode.h"
 #include "pb_encode.h"
-#include "wireproof_pb_abi.h"
 
 /* PB_BUFFER_ONLY: the callback slot is nanopb's placeholder `int *`, not a function pointer. */
 _Static_assert(_Generic(((pb_istream_t *)0)->callback, int *: 1, default: 0),
