@@ -26,6 +26,7 @@ import json
 import os
 import sys
 
+import nanopb_options_file
 from nanopb_options_file import OptionsFileError, find_options_file, read_options_file
 
 # Options whose value the device party reports as the reason for a refusal or a truncation.
@@ -33,24 +34,12 @@ LIMIT_OPTIONS = ("type", "max_size", "max_length", "max_count", "int_size", "fix
 
 
 def fail(message):
-    sys.stderr.write("device-build: %s\n" % message)
-    sys.exit(1)
+    nanopb_options_file.fail("device-build", message)
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 4:
-        fail("usage: device-build.py NANOPB_DIR FULL_SET.pb PROTO_DIR OUT_DIR [--options FILE] [--search DIR]...")
-    nanopb_dir, set_path, proto_dir, out_dir = args[:4]
-    rest, global_options, search = args[4:], None, []
-    while rest:
-        flag = rest.pop(0)
-        if flag not in ("--options", "--search") or not rest:
-            fail("unknown argument or missing value: %s" % flag)
-        if flag == "--options":
-            global_options = rest.pop(0)
-        else:
-            search.append(rest.pop(0))
+    (nanopb_dir, set_path, proto_dir, out_dir), global_options, search = nanopb_options_file.read_arguments(
+        "device-build", "device-build.py NANOPB_DIR FULL_SET.pb PROTO_DIR OUT_DIR [--options FILE] [--search DIR]...", 4)
 
     sys.path.insert(0, os.path.join(nanopb_dir, "generator"))
     import nanopb_generator as ng

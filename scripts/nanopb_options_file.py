@@ -1,12 +1,39 @@
 """Reads a nanopb `.options` file as nanopb's generator does (its read_options_file), except that
 an option this nanopb cannot read is set aside with its reason instead of stopping the run: the
 rest of its line is still read. Shared by scripts/proto-options.py (which lists what was set
-aside) and scripts/device-build.py (which hands nanopb only what it can read).
+aside) and scripts/device-build.py (which hands nanopb only what it can read), with the command
+line both read and the one-line failure both promise.
 """
 import re
+import sys
 
 # One `name:value` of an options-file line (text format as nanopb writes it).
 OPTION_TOKEN = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[^\s"\']+)')
+
+
+def fail(program, message):
+    """The one-line failure both programs promise (never a traceback): `program: message`, exit 1."""
+    sys.stderr.write("%s: %s\n" % (program, message))
+    sys.exit(1)
+
+
+def read_arguments(program, usage, count):
+    """(the `count` positional arguments, --options FILE or None, [--search DIR...]) of sys.argv."""
+    args = sys.argv[1:]
+    if len(args) < count:
+        fail(program, "usage: " + usage)
+    rest, global_options, search = args[count:], None, []
+    while rest:
+        flag = rest.pop(0)
+        if flag in ("--options", "--search") and not rest:
+            fail(program, "%s wants a value" % flag)
+        if flag == "--options":
+            global_options = rest.pop(0)
+        elif flag == "--search":
+            search.append(rest.pop(0))
+        else:
+            fail(program, "unknown argument %s" % flag)
+    return args[:count], global_options, search
 
 
 class OptionsFileError(Exception):

@@ -29,6 +29,7 @@ import json
 import sys
 from fnmatch import fnmatchcase
 
+import nanopb_options_file
 from nanopb_options_file import OptionsFileError, find_options_file, read_options_file
 
 # The option each kind of element reports; inherited options are reported where they act.
@@ -46,27 +47,12 @@ NANOPB_EXTENSION = 1010  # the field number nanopb.proto extends every *Options 
 
 
 def fail(message):
-    sys.stderr.write("proto-options: %s\n" % message)
-    sys.exit(1)
+    nanopb_options_file.fail("proto-options", message)
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 3:
-        fail("usage: proto-options.py NANOPB_GENERATOR_DIR FULL_SET.pb PROTO_DIR [--options FILE] [--search DIR]...")
-    generator_dir, set_path, proto_dir = args[0], args[1], args[2]
-    rest = args[3:]
-    global_options, search = None, []
-    while rest:
-        flag = rest.pop(0)
-        if flag in ("--options", "--search") and not rest:
-            fail("%s wants a value" % flag)
-        if flag == "--options":
-            global_options = rest.pop(0)
-        elif flag == "--search":
-            search.append(rest.pop(0))
-        else:
-            fail("unknown argument %s" % flag)
+    (generator_dir, set_path, proto_dir), global_options, search = nanopb_options_file.read_arguments(
+        "proto-options", "proto-options.py NANOPB_GENERATOR_DIR FULL_SET.pb PROTO_DIR [--options FILE] [--search DIR]...", 3)
 
     sys.path.insert(0, generator_dir)
     import proto  # nanopb's generator/proto package; its loader builds nanopb_pb2.py if missing
