@@ -13,3 +13,11 @@ SWIFT=${SWIFT:-swift}
 # die MESSAGE...: prints "<name>: MESSAGE" to stderr and exits 1. <name> is the running script's
 # file name without .sh ($0: the script that was run, also when die is called from a file it sourced).
 die() { local name=${0##*/}; echo "${name%.sh}: $*" >&2; exit 1; }
+
+# wireproof_tool: prints the path of a `wireproof` executable: $WIREPROOF_TOOL when the caller
+# gives one, else the debug build of this tree, built first if needed.
+wireproof_tool() {
+  if [ -n "${WIREPROOF_TOOL:-}" ]; then printf '%s\n' "$WIREPROOF_TOOL"; return; fi
+  "$SWIFT" build --package-path "$root" --product wireproof >&2 || die "wireproof does not build"
+  printf '%s/wireproof\n' "$("$SWIFT" build --package-path "$root" --product wireproof --show-bin-path)"
+}
