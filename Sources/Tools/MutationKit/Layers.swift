@@ -55,8 +55,8 @@ public struct Layer: Sendable, Equatable {
         Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift",
                         "Sources/Proof/CatalogGenerator/*.swift"], "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
         Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "WireTransportTests"),
-        // The generation scripts (lib.sh: every bash script sources it).
-        Layer("scripts", ["scripts/proto-options.py", "scripts/lib.sh"],
+        // The generation scripts.
+        Layer("scripts", ["scripts/proto-options.py"],
               "ProtoGenKitTests|NanopbRuntimeTests|ConformanceTests|CNanopbTests")
             .with { $0.regenerate = true; $0.extra = ["make check-protocol"] },
         // `wireproof check-protocol` and `nanopb-symbols`: their tests make each check fail, and CI's leg runs them.
@@ -95,7 +95,10 @@ public struct Layer: Sendable, Equatable {
             .with { $0.extra = ["make check-foreign"]; $0.extraLimit = 3600; $0.sampled = false },
         Layer("sanitizers", ["scripts/sanitize.sh"], "NanopbRuntimeTests")
             .with { $0.extra = ["make asan", "make tsan"]; $0.extraLimit = 3600; $0.sampled = false },
-        Layer("fuzz", ["Sources/Tools/ProveKit/Fuzz/*.swift", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh"],
+        // lib.sh (the scripts' prelude) is judged here: ClusterFuzzLite's build.sh, which fuzz-smoke runs,
+        // is what uses all of it (root, SWIFT, wireproof_tool).
+        Layer("fuzz", ["Sources/Tools/ProveKit/Fuzz/*.swift", "scripts/fuzz-env.sh", "scripts/fuzz-setup.sh", "scripts/cflite-check.sh",
+                       "scripts/lib.sh"],
               "NanopbRuntimeTests|FuzzWorkflowTests|FuzzMeasurementTests")
             .with { $0.extra = ["make fuzz-smoke"]; $0.extraLimit = 1200; $0.sampled = false },
         Layer("wide-schema", ["scripts/wide-schema.sh"], "RuntimeLimitTests")
