@@ -23,6 +23,14 @@ import Testing
         #expect(set.mutations(of: ["// a < b\n"]).isEmpty)
     }
 
+    @Test func dashBlockCommentsAreSkippedLikeCBlockComments() throws {
+        let set = try RuleSet(text: rules, path: "t")
+        #expect(set.mutations(of: ["{- one line -} true\n", "true\n"]).map(\.line) == [2])
+        #expect(set.mutations(of: ["{- open\n", "true\n", "-}\n", "true\n"]).map(\.line) == [4])
+        #expect(set.mutations(of: ["true -} {- reopened\n", "true\n", "-}\n", "true\n"]).map(\.line) == [4],
+                "a close before the open does not end the comment the open starts")
+    }
+
     @Test func blockCommentsAndLinesOpeningThemAreSkipped() throws {
         let set = try RuleSet(text: rules, path: "t")
         let lines = ["a < b /* one-line */\n", "/* open\n", "true\n", "close */\n", "true\n"]
