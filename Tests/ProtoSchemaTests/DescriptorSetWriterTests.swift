@@ -86,6 +86,20 @@ import TestSupport
         #expect(schema.message("U")?.fields.map(\.typeName) == ["int_", "int_"])
     }
 
+    @Test func aNestedMessageKeepsItsFieldsAndNestingUnderARenamedParentAndTakesItsOwnRenames() throws {
+        let files = ["n.proto": "syntax = \"proto3\";\nmessage int { message Inner { int32 class = 1; message Deep { bool v = 1; } Deep d = 2; } Inner inner = 1; }\n"]
+        let writer = try DescriptorSetWriter(descriptorSet: try Self.compiled(files), renames: [
+            .init(kind: .type, scope: "int", protoName: "int", cName: "int_"),
+            .init(kind: .field, scope: "int.Inner", protoName: "class", cName: "class_"),
+        ])
+        let schema = try SchemaSet(descriptorSet: try writer.set(for: "n.proto", withC: ["n.proto"]))
+        #expect(schema.messages.map(\.fullName).sorted() == ["int_", "int_.Inner", "int_.Inner.Deep"])
+        #expect(schema.message("int_")?.fields.map(\.typeName) == ["int_.Inner"])
+        #expect(schema.message("int_.Inner")?.fields.map(\.name) == ["class_", "d"])
+        #expect(schema.message("int_.Inner")?.fields.map(\.typeName) == [nil, "int_.Inner.Deep"])
+        #expect(schema.message("int_.Inner.Deep")?.fields.map(\.name) == ["v"])
+    }
+
     @Test func aSetHoldsTheFileLastAfterTheDependenciesWithCInTheSetsOrder() throws {
         let files = ["base.proto": "syntax = \"proto3\";\nmessage B { int32 v = 1; }\n",
                      "mid.proto": "syntax = \"proto3\";\nimport \"google/protobuf/empty.proto\";\nimport public \"base.proto\";\nmessage Mid { B b = 1; google.protobuf.Empty e = 2; }\n",
