@@ -7,8 +7,6 @@ import ProofSupport
 import ProtoGenKit
 import TestSupport
 
-/// The package root (this file is Tests/ProtoGenKitTests/GenerationRunner.swift).
-
 /// What one generation run reported: its exit status (0, or 1 when generation refused) and its lines.
 struct GenerationRun {
     let status: Int32
