@@ -34,10 +34,11 @@ oracle-check: setup ## the oracle against protoc alone (ORACLE_ARGS)
 # build, and deviceLimitViolations() (docs/device.md).
 # DESCRIPTOR_OUT: also keep the protoc descriptor set there. SWIFT_BUILD_FLAGS (environment or
 # variable) goes to `swift run`.
-# CATALOG_OUT: the schema's catalog module for the proof; when set, `wireproof generate` writes it
-# from the same plan. It defaults to Sources/Generated/BundledProtoCatalog only for the bundled
-# schema (PROTO_DIR, SWIFT_OUT and PRUNE left alone), so generating your own schema never rewrites
-# the package's targets (`wireproof prove` makes the catalog of your schema in its own scratch package).
+# CATALOG_OUT: the schema's catalog module for the proof, written from the same plan. Left empty,
+# `wireproof generate` decides (BundledSchemaLayout): Sources/Generated/BundledProtoCatalog for the
+# bundled schema (PROTO_DIR, SWIFT_OUT and PRUNE left alone) and none otherwise, so generating your
+# own schema never rewrites the package's targets (`wireproof prove` makes the catalog of your
+# schema in its own scratch package).
 PROTO_DIR ?= Protos
 C_OUT ?= Sources/Generated/BundledProtoC
 C_MODULE ?= $(notdir $(C_OUT))
@@ -45,7 +46,7 @@ SWIFT_OUT ?= Sources/Generated/BundledProto
 PRUNE ?=
 NANOPB_OPTIONS ?=
 LIMITS_FROM_OPTIONS ?=
-CATALOG_OUT ?= $(if $(and $(filter Protos,$(PROTO_DIR)),$(filter Sources/Generated/BundledProto,$(SWIFT_OUT)),$(if $(strip $(PRUNE)),,1)),Sources/Generated/BundledProtoCatalog)
+CATALOG_OUT ?=
 PROTO_ARGS = --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" --c-module "$(C_MODULE)" \
 	--swift-out "$(SWIFT_OUT)" $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
 	$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") $(if $(strip $(LIMITS_FROM_OPTIONS)),--limits-from-options) \
@@ -54,7 +55,7 @@ export SWIFT SWIFT_BUILD_FLAGS
 
 .PHONY: proto proto-c check-protocol check-foreign check-nanopb-symbols
 proto: setup ## PROTO_DIR's .proto files to a nanopb C target and Swift facades (C_OUT, SWIFT_OUT, PRUNE)
-	$(if $(strip $(CATALOG_OUT)),$(SWIFT) run $(SWIFT_BUILD_FLAGS) wireproof generate $(PROTO_ARGS) --catalog-out "$(CATALOG_OUT)",$(SWIFT) run $(SWIFT_BUILD_FLAGS) protogen generate $(PROTO_ARGS))
+	$(SWIFT) run $(SWIFT_BUILD_FLAGS) wireproof generate $(PROTO_ARGS) $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)")
 
 # The C half alone (protoc + nanopb), without the Swift facade generator.
 proto-c: setup ## the C half of make proto alone
@@ -65,7 +66,7 @@ proto-c: setup ## the C half of make proto alone
 check-protocol: setup ## regenerate the bundled schema into .scratch/, fail if committed output differs
 	@$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product wireproof >&2
 	@$(SWIFT) run $(SWIFT_BUILD_FLAGS) --skip-build wireproof check-protocol --proto-dir "$(PROTO_DIR)" --c-out "$(C_OUT)" \
-		--c-module "$(C_MODULE)" --swift-out "$(SWIFT_OUT)" --catalog-out "$(CATALOG_OUT)" $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
+		--c-module "$(C_MODULE)" --swift-out "$(SWIFT_OUT)" $(if $(strip $(CATALOG_OUT)),--catalog-out "$(CATALOG_OUT)") $(if $(strip $(PRUNE)),--prune-sources $(PRUNE)) \
 		$(if $(strip $(NANOPB_OPTIONS)),--options "$(NANOPB_OPTIONS)") $(if $(strip $(LIMITS_FROM_OPTIONS)),--limits-from-options)
 
 # `wireproof prove` on public schemas the project never wrote (the corpus under .deps/foreign), the

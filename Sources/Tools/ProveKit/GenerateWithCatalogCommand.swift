@@ -1,5 +1,6 @@
-// `wireproof generate`: `protogen generate` plus the schema's catalog module, from the same plan
-// in the same process (what `make proto` runs for the bundled schema, and the proof for any tree).
+// `wireproof generate`: `protogen generate` plus, when asked or for the bundled schema, the schema's
+// catalog module from the same plan in the same process (what `make proto` runs, and the proof for
+// any tree).
 
 import ArgumentParser
 import CatalogGenerator
@@ -14,8 +15,9 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
 
     @OptionGroup var options: GenerateOptions
 
-    @Option(name: .customLong("catalog-out"), help: "The catalog module's folder (needs facades for every type).")
-    var catalogOut: String
+    @Option(name: .customLong("catalog-out"),
+            help: "The catalog module's folder (needs facades for every type; empty: none; default: the bundled catalog for the bundled schema only).")
+    var catalogOut: String?
 
     @Option(name: .customLong("proto-dir-hint"),
             help: "The schema folder relative to the package root, recorded for the tests (default: --proto-dir relative to the current folder, when inside it).")
@@ -32,17 +34,28 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
 
     public init() {}
 
+    /// The catalog folder written: given (empty: none), else the bundled schema's rule.
+    var catalog: String? {
+        if let catalogOut { return catalogOut.isEmpty ? nil : catalogOut }
+        return BundledSchemaLayout.defaultCatalog(protoDirectory: options.protoDirectory, swiftOut: options.swiftOut,
+                                                  cOnly: options.cOnly, pruneSources: options.pruneSources)
+    }
+
     public func validate() throws {
-        if options.cOnly || options.swiftOut == nil || !options.pruneSources.isEmpty {
+        if catalog != nil && (options.cOnly || options.swiftOut == nil || !options.pruneSources.isEmpty) {
             throw ValidationError("--catalog-out needs facades for every type: --swift-out, without --c-only or --prune-sources")
         }
     }
 
     public func run() throws {
-        for line in try Self.generate(options.request, catalogOut: catalogOut, protoDirectoryHint: hint,
-                                      tools: GenerationTools.inTree(try GenerationTools.wireproofRoot())) + options.hint() {
-            print(line)
+        let tools = try GenerationTools.inTree(GenerationTools.wireproofRoot())
+        let lines: [String]
+        if let catalog {
+            lines = try Self.generate(options.request, catalogOut: catalog, protoDirectoryHint: hint, tools: tools)
+        } else {
+            lines = try SchemaGeneration.run(options.request, tools: tools).report
         }
+        for line in lines + options.hint() { print(line) }
     }
 
     /// Generates C, facades and the catalog from one plan; returns the lines to report.

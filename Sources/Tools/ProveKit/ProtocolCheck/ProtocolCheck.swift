@@ -11,11 +11,11 @@ import ProtoGenKit
 /// CATALOG_OUT, PRUNE, NANOPB_OPTIONS, LIMITS_FROM_OPTIONS). Relative paths are relative to the
 /// Wireproof root.
 public struct ProtocolCheckSettings: Equatable, Sendable {
-    public var protoDirectory = "Protos"
-    public var cOut = "Sources/Generated/BundledProtoC"
+    public var protoDirectory = BundledSchemaLayout.protoDirectory
+    public var cOut = BundledSchemaLayout.cOut
     /// The C module (default: the last component of `cOut`).
     public var cModule: String?
-    public var swiftOut = "Sources/Generated/BundledProto"
+    public var swiftOut = BundledSchemaLayout.facadeFolder
     /// The catalog folder: nil takes the default rule (`catalog`), empty compares no catalog.
     public var catalogOut: String?
     /// The C target alone: no facades, no catalog.
@@ -26,17 +26,12 @@ public struct ProtocolCheckSettings: Equatable, Sendable {
 
     public init() {}
 
-    /// The bundled schema's catalog, which is the default only when the bundled schema is
-    /// generated into the package's own targets (as `make proto` decides).
-    static let bundledCatalog = "Sources/Generated/BundledProtoCatalog"
-
     /// The catalog folder compared, or nil for none: never with `cOnly`; else the one given
     /// (empty: none); else the bundled catalog for the bundled schema, unpruned, in its own target.
     var catalog: String? {
         if cOnly { return nil }
         if let catalogOut { return catalogOut.isEmpty ? nil : catalogOut }
-        let bundled = protoDirectory == "Protos" && swiftOut == "Sources/Generated/BundledProto" && pruneSources.isEmpty
-        return bundled ? Self.bundledCatalog : nil
+        return BundledSchemaLayout.defaultCatalog(protoDirectory: protoDirectory, swiftOut: swiftOut, cOnly: cOnly, pruneSources: pruneSources)
     }
 
     /// The committed folders compared, each with the name of its fresh copy in the scratch folder.

@@ -18,13 +18,13 @@ public struct ProtocolCheckCommand: ParsableCommand {
     var protoDirectory = "Protos"
 
     @Option(name: .customLong("c-out"), help: "The committed C target (C_OUT).")
-    var cOut = "Sources/Generated/BundledProtoC"
+    var cOut = BundledSchemaLayout.cOut
 
     @Option(name: .customLong("c-module"), help: "The C module name (C_MODULE; default: the last component of --c-out).")
     var cModule: String?
 
     @Option(name: .customLong("swift-out"), help: "The committed facades (SWIFT_OUT).")
-    var swiftOut = "Sources/Generated/BundledProto"
+    var swiftOut = BundledSchemaLayout.facadeFolder
 
     @Option(name: .customLong("catalog-out"),
             help: "The committed catalog (CATALOG_OUT; empty: none; default: the bundled catalog for the bundled schema only).")
