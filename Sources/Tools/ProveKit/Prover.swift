@@ -177,41 +177,48 @@ struct Prover {
                 ProveCommand.printError("\(error)")
                 status = 2
             }
-            summary.fuzz = status == 0 ? "passed" : "failed (exit \(status))"
+            summary.fuzz = Self.fuzzOutcome(status)
             fuzzFailed = status != 0
             summary.seconds["fuzz"] = Date().timeIntervalSince(clock)
         }
 
-        let proved = total.disagreed == 0 && proof.passed && !fuzzFailed && summary.device?.passed != false
-        if let peer = proof.peer?.total {
-            ProveCommand.printOut("prove: \(proof.peer!.peer): exemplars \(peer.exemplarsSame) same as the facades, \(peer.exemplarsExplained) explained; mutants \(peer.mutantsSame) same, \(peer.mutantsExplained) explained; \(peer.failed) failed")
+        let verdict = Self.verdict(oracleAgreed: total.agreed, oracleDisagreed: total.disagreed, proof: proof,
+                                   fuzz: summary.fuzz, fuzzFailed: fuzzFailed, device: summary.device)
+        for line in verdict.lines { ProveCommand.printOut(line) }
+        return try finish(verdict.proved ? 0 : 1)
+    }
+
+    /// What the summary records of the fuzz step's exit status.
+    static func fuzzOutcome(_ status: Int32) -> String {
+        status == 0 ? "passed" : "failed (exit \(status))"
+    }
+
+    /// Whether the schema is proved, and the last lines `prove` prints (the peer's line when a peer
+    /// took part, then the verdict). Proved means: the oracle agreed with protoc on everything,
+    /// the runner's report passed, the fuzz step (when it ran) passed and the device party (when
+    /// it ran) passed; nothing that did not run counts against it.
+    static func verdict(oracleAgreed: Int, oracleDisagreed: Int, proof: SchemaProofReport, fuzz: String?, fuzzFailed: Bool,
+                        device: DeviceProofReport?) -> (proved: Bool, lines: [String]) {
+        let proved = oracleDisagreed == 0 && proof.passed && !fuzzFailed && device?.passed != false
+        var lines: [String] = []
+        if let report = proof.peer {
+            let peer = report.total
+            lines.append("prove: \(report.peer): exemplars \(peer.exemplarsSame) same as the facades, \(peer.exemplarsExplained) explained; mutants \(peer.mutantsSame) same, \(peer.mutantsExplained) explained; \(peer.failed) failed")
         }
-        ProveCommand.printOut(String(
+        lines.append(String(
             format: "prove: %@: oracle %d agreed / %d disagreed; facades %d of %d exemplars passed (%d explained by known differences, %d excluded); %d mutants (%d failed)%@",
-            proved ? "PROVED" : "FAILED", total.agreed, total.disagreed, proof.total.passed, proof.total.exemplars,
+            proved ? "PROVED" : "FAILED", oracleAgreed, oracleDisagreed, proof.total.passed, proof.total.exemplars,
             proof.total.explained, proof.total.excluded, proof.total.mutantsAccepted + proof.total.mutantsRejected,
-            proof.total.mutantsFailed, summary.fuzz.map { "; fuzz \($0)" } ?? "") + (summary.device.map { "; " + $0.verdict } ?? ""))
-        return try finish(proved ? 0 : 1)
+            proof.total.mutantsFailed, fuzz.map { "; fuzz \($0)" } ?? "") + (device.map { "; " + $0.verdict } ?? ""))
+        return (proved, lines)
     }
 
     /// Generates C, facades and the catalog into the scratch package from one plan, in this
     /// process (and the SwiftProtobuf peer's code when it is on), and writes the package's
     /// manifest and runners.
     private func generate() throws -> SwiftProtobufPeerStep.State {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
-        var request = GenerationRequest(protoDirectory: protoDirectory, cOut: "\(scratch)/Sources/\(Self.cTarget)")
-        request.swiftOut = "\(scratch)/Sources/\(Self.facadeTarget)"
-        request.descriptorSet = "\(scratch)/schema.pb"  // compiled by the oracle step, with the same include paths
-        request.optionsFile = options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        request.protoPaths = options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        request.honourOptions = options.honourOptions
-        // With the device party on, the facades carry the device's limits, and the party checks
-        // their deviceLimitViolations() against its layout on every message it sends.
-        request.limitsFromOptions = options.device
-        // The tests find the schema through this hint: recorded only inside the Wireproof tree, so
-        // no absolute path reaches the output.
-        let hint = protoDirectory.hasPrefix(root + "/") ? String(protoDirectory.dropFirst(root.count + 1)) : nil
+        try FileManager.default.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
+        let (request, hint) = generationRequest()
         do {
             let lines = try GenerateWithCatalogCommand.generate(
                 request, catalogOut: "\(scratch)/Sources/\(Self.catalogTarget)", protoDirectoryHint: hint,
@@ -234,6 +241,23 @@ struct Prover {
         return peer
     }
 
+    /// What generation is asked for: C, facades (with the device's limits when the device party
+    /// is on) from the descriptor set the oracle step compiled; and the schema folder relative to
+    /// the Wireproof tree, nil outside it (the catalog records it, so no absolute path reaches it).
+    func generationRequest() -> (GenerationRequest, protoDirectoryHint: String?) {
+        var request = GenerationRequest(protoDirectory: protoDirectory, cOut: "\(scratch)/Sources/\(Self.cTarget)")
+        request.swiftOut = "\(scratch)/Sources/\(Self.facadeTarget)"
+        request.descriptorSet = "\(scratch)/schema.pb"  // compiled by the oracle step, with the same include paths
+        request.optionsFile = options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        request.protoPaths = options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        request.honourOptions = options.honourOptions
+        // With the device party on, the facades carry the device's limits, and the party checks
+        // their deviceLimitViolations() against its layout on every message it sends.
+        request.limitsFromOptions = options.device
+        let hint = protoDirectory.hasPrefix(root + "/") ? String(protoDirectory.dropFirst(root.count + 1)) : nil
+        return (request, hint)
+    }
+
     /// The scratch package's manifest and its two runners, with or without the SwiftProtobuf peer.
     private func writeManifestAndRunners(peer: SwiftProtobufPeerStep.State) throws {
         let fm = FileManager.default
@@ -243,6 +267,12 @@ struct Prover {
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.deviceRunner)", withIntermediateDirectories: true)
         try write(SwiftProtobufPeerStep.runnerSource(peer, role: "The device party's runner", module: "DeviceProof", command: "DeviceProofCommand",
                                                      catalogModule: Self.catalogTarget), to: "\(scratch)/Sources/\(Self.deviceRunner)/main.swift")
+        try scratchManifest(peer: peer).write(into: scratch)
+    }
+
+    /// The scratch package's manifest: C, facades (with the device's limits when the device party
+    /// is on), catalog and the two runners, plus SwiftProtobuf's target when the peer is on.
+    func scratchManifest(peer: SwiftProtobufPeerStep.State) -> ScratchManifest {
         var manifest = ScratchManifest(
             packageName: "ProvedSchemaScratch", writtenBy: "`wireproof prove`",
             purpose: ["A scratch package holding the schema at \(protoDirectory), generated by wireproof generate."],
@@ -257,7 +287,7 @@ struct Prover {
                                                                       .product("DeviceProof", package: "wireproof")]),
         ]
         SwiftProtobufPeerStep.addPeer(peer, to: &manifest, runners: [Self.runner, Self.deviceRunner])
-        try manifest.write(into: scratch)
+        return manifest
     }
 
     /// Writes `text` unless the file already holds it (so a rerun triggers no rebuild).
