@@ -31,6 +31,12 @@ public struct ScratchManifestCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
+        let wrote = try manifest().write(into: dir)
+        print("scratch-manifest: \(wrote ? "wrote" : "unchanged") \(dir)/Package.swift")
+    }
+
+    /// The manifest the flags describe; a malformed or dangling flag is a `ValidationError` naming it.
+    func manifest() throws -> ScratchManifest {
         let root = try wireproofRoot.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? GenerationTools.wireproofRoot()
         var manifest = ScratchManifest(packageName: name, writtenBy: writtenBy, purpose: purpose, wireproofRoot: root)
         manifest.targets = try libraries.map { try Self.target($0, executable: false) } + executables.map { try Self.target($0, executable: true) }
@@ -48,8 +54,7 @@ public struct ScratchManifestCommand: ParsableCommand {
             return .init(url: String(spec[..<at]), exactVersion: String(spec[spec.index(after: at)...]))
         }
         manifest.cxx17 = cxx17
-        let wrote = try manifest.write(into: dir)
-        print("scratch-manifest: \(wrote ? "wrote" : "unchanged") \(dir)/Package.swift")
+        return manifest
     }
 
     private static func target(_ spec: String, executable: Bool) throws -> ScratchManifest.Target {
