@@ -39,7 +39,7 @@ public struct ScratchPackageCommand: ParsableCommand {
     public func run() throws {
         let fm = FileManager.default
         let folder = SchemaGeneration.absolute(dir)
-        let roots = (includes.isEmpty ? ["/usr/include"] : includes).map(SchemaGeneration.absolute)
+        let roots = Self.includeRoots(includes)
         for sub in ["Protos", "Sources"] where fm.fileExists(atPath: "\(folder)/\(sub)") { try fm.removeItem(atPath: "\(folder)/\(sub)") }
         for proto in protos {
             guard let root = roots.first(where: { fm.fileExists(atPath: "\($0)/\(proto)") }) else {
@@ -50,28 +50,56 @@ public struct ScratchPackageCommand: ParsableCommand {
             try fm.copyItem(atPath: "\(root)/\(proto)", toPath: target)
         }
 
+        let wireproof = try GenerationTools.wireproofRoot()
+        for line in try SchemaGeneration.run(generationRequest(folder: folder, roots: roots), tools: GenerationTools.inTree(wireproof)).report {
+            print(line)
+        }
+        let programs = try executableTargets()
+        for program in programs {
+            try fm.copyItem(atPath: SchemaGeneration.absolute(program.source), toPath: "\(folder)/Sources/\(program.name)")
+        }
+        try scratchManifest(wireproofRoot: wireproof, executables: programs).write(into: folder)
+        print("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
+    }
+
+    /// The roots each PROTO is looked for in, in order, absolute: /usr/include when none is given.
+    static func includeRoots(_ includes: [String]) -> [String] {
+        (includes.isEmpty ? ["/usr/include"] : includes).map(SchemaGeneration.absolute)
+    }
+
+    /// Generation of the copied schema in `folder`: C always, facades unless --c-only; the include
+    /// roots other than /usr/include (which generation always searches) as import paths.
+    func generationRequest(folder: String, roots: [String]) -> GenerationRequest {
         var request = GenerationRequest(protoDirectory: "\(folder)/Protos", cOut: "\(folder)/Sources/\(name)C")
         request.swiftOut = cOnly ? nil : "\(folder)/Sources/\(name)"
         request.protoPaths = roots.filter { $0 != "/usr/include" }
-        let wireproof = try GenerationTools.wireproofRoot()
-        for line in try SchemaGeneration.run(request, tools: GenerationTools.inTree(wireproof)).report { print(line) }
+        return request
+    }
 
+    /// Each --executable as its target name and source folder; a spec without "=" or naming no
+    /// existing folder is a `ValidationError`.
+    func executableTargets() throws -> [(name: String, source: String)] {
+        try executables.map { executable in
+            let parts = executable.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, FileManager.default.fileExists(atPath: parts[1]) else {
+                throw ValidationError("--executable wants TARGET=SOURCE_DIR of an existing folder, got '\(executable)'")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+
+    /// The package's manifest: NAMEC, NAME unless --c-only, and each executable on both (and the runtime).
+    func scratchManifest(wireproofRoot wireproof: String, executables programs: [(name: String, source: String)]) -> ScratchManifest {
         var manifest = ScratchManifest(packageName: "\(name)Scratch", writtenBy: "`wireproof scratch-package`",
                                        purpose: ["A package holding schema \(name) (\(protos.joined(separator: " ")))."],
                                        wireproofRoot: wireproof)
         manifest.targets.append(.init("\(name)C", dependencies: [.product("CNanopb", package: "wireproof")]))
         if !cOnly { manifest.targets.append(.init(name, dependencies: [.target("\(name)C"), .product("NanopbRuntime", package: "wireproof")])) }
-        for executable in executables {
-            let parts = executable.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, fm.fileExists(atPath: parts[1]) else {
-                throw ValidationError("--executable wants TARGET=SOURCE_DIR of an existing folder, got '\(executable)'")
-            }
-            try fm.copyItem(atPath: SchemaGeneration.absolute(parts[1]), toPath: "\(folder)/Sources/\(parts[0])")
-            manifest.targets.append(.init(parts[0], executable: true,
+        for program in programs {
+            manifest.targets.append(.init(program.name, executable: true,
                                           dependencies: (cOnly ? [] : [.target(name)]) + [.target("\(name)C"), .product("NanopbRuntime", package: "wireproof"),
                                                                                           .product("CNanopb", package: "wireproof")]))
         }
-        try manifest.write(into: folder)
-        print("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
+        return manifest
     }
 }
