@@ -54,11 +54,9 @@ struct ForeignCheck {
             let output = Self.read(log)
             say("check-foreign [\(index + 1)/\(runs.count)] \(ForeignTable.left(run.name, 30)) exit \(status) in "
                 + "\(ForeignTable.right(String(seconds), 3))s  \(Self.verdictLine(output))")
-            if status == 0, let failure = Self.compilationFailure(run.name, calls: Self.read(protocLog), log: relative(protocLog)) {
-                failures.append(failure)
-            }
+            failures += Self.runFailures(run.name, status: status, protocCalls: Self.read(protocLog),
+                                         protocLog: relative(protocLog), log: relative(log))
             if status != 0 {
-                failures.append("\(run.name): wireproof prove exited \(status) (log: \(relative(log)))")
                 for line in Self.failureLines(output) { say("    " + line) }
             }
             entries.append(.init(name: run.name, summary: ForeignTable.summary(at: results + "/" + run.name + ".json"), seconds: seconds))
@@ -90,19 +88,34 @@ struct ForeignCheck {
             } else {
                 failures.append("two schemas in one program: wireproof link-check failed (log: \(relative(log)))")
             }
-            let linked = Self.read(log)
-            for line in ForeignExpectation.lines(String(linked.dropLast(linked.hasSuffix("\n") ? 1 : 0))).suffix(4) where !linked.isEmpty { say("    " + line) }
+            for line in Self.linkedTail(Self.read(log)) { say("    " + line) }
         }
 
         say("")
         say(ForeignTable.render(entries))
         say("check-foreign: \(Int(Date().timeIntervalSince(started)))s")
-        if failures.isEmpty {
-            say("check-foreign: ok (\(runs.count) proofs of \(schemas.count) schemas passed"
-                + (only.isEmpty ? "; test_messages_proto2 and an option that cannot be honoured refused; the device crash in nanopb fixed_count found; two schemas linked into one program" : "")
-                + ")")
-        }
+        if failures.isEmpty { say(Self.okLine(runs: runs.count, schemas: schemas.count, whole: only.isEmpty)) }
         return failures
+    }
+
+    /// What one prove's exit status and protoc calls fail: a passing prove that compiled its
+    /// schema other than once, or a prove that did not pass.
+    static func runFailures(_ name: String, status: Int32, protocCalls: String, protocLog: String, log: String) -> [String] {
+        if status != 0 { return ["\(name): wireproof prove exited \(status) (log: \(log))"] }
+        return compilationFailure(name, calls: protocCalls, log: protocLog).map { [$0] } ?? []
+    }
+
+    /// The last four lines of link-check's output (none when it printed nothing).
+    static func linkedTail(_ linked: String) -> [String] {
+        guard !linked.isEmpty else { return [] }
+        return Array(ForeignExpectation.lines(String(linked.dropLast(linked.hasSuffix("\n") ? 1 : 0))).suffix(4))
+    }
+
+    /// The closing line of a check with no failure; a whole check (no --only) names its further steps.
+    static func okLine(runs: Int, schemas: Int, whole: Bool) -> String {
+        "check-foreign: ok (\(runs) proofs of \(schemas) schemas passed"
+            + (whole ? "; test_messages_proto2 and an option that cannot be honoured refused; the device crash in nanopb fixed_count found; two schemas linked into one program" : "")
+            + ")"
     }
 
     /// The last "prove: PROVED|FAILED" line of a prove's output, else its last "prove: " line
@@ -138,7 +151,12 @@ struct ForeignCheck {
         return folder
     }
 
-    private func relative(_ path: String) -> String { path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path }
+    private func relative(_ path: String) -> String { Self.relative(path, to: root) }
+
+    /// `path` relative to `root` when inside it (the logs a failure names), else as given.
+    static func relative(_ path: String, to root: String) -> String {
+        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
 
     private static func read(_ path: String) -> String {
         (try? ChildProcess.readFile(path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
