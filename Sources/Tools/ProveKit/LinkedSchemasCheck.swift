@@ -77,13 +77,7 @@ struct LinkedSchemasCheck {
     /// Runs the check; throws `ProveError` naming the first thing that failed. `say` gets progress.
     func run(say: (String) -> Void) throws {
         let fm = FileManager.default
-        try? fm.removeItem(atPath: package + "/Protos")
-        for folder in ["google/protobuf", "linked"] { try fm.createDirectory(atPath: "\(sharedProtos)/\(folder)", withIntermediateDirectories: true) }
-        for name in ["timestamp", "duration"] {
-            try fm.copyItem(atPath: "/usr/include/google/protobuf/\(name).proto", toPath: "\(sharedProtos)/google/protobuf/\(name).proto")
-        }
-        try fm.copyItem(atPath: schemas + "/shared/linked/common.proto", toPath: sharedProtos + "/linked/common.proto")
-
+        try stageSharedProtos()
         let tools = try GenerationTools.inTree(root)
         try generate("Shared", protos: sharedProtos, external: nil, tools: tools)
         for (name, folder) in [("Alpha", "alpha"), ("Beta", "beta")] {
@@ -101,10 +95,8 @@ struct LinkedSchemasCheck {
         let log = build.stdout + build.stderr
         try Data(log).write(to: URL(fileURLWithPath: package + "/build.log"))
         guard build.status == 0 else {
-            let errors = String(decoding: log, as: UTF8.self).split(separator: "\n")
-                .filter { $0.contains("error") || $0.contains("multiple definition") }.prefix(20)
             throw ProveError(description: "the two schemas do not build or link into one program (log: \(package)/build.log)\n"
-                             + errors.joined(separator: "\n"))
+                             + Self.buildErrors(String(decoding: log, as: UTF8.self)).joined(separator: "\n"))
         }
         let program = try ChildProcess.run(package + "/.build/debug/Linked", [])
         let output = String(decoding: program.stdout, as: UTF8.self)
@@ -117,21 +109,45 @@ struct LinkedSchemasCheck {
         say("link-check: ok (two schemas and their shared imports in one program; bytes equal protoc --encode)")
     }
 
-    /// Generates one module pair (`name`C and `name`) into the package, in this process.
-    private func generate(_ name: String, protos: String, external: ExternalModules?, tools: GenerationTools) throws {
+    /// Replaces the package's Protos with the shared module's schema root: Debian's timestamp and
+    /// duration, and linked/common.proto.
+    func stageSharedProtos() throws {
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: package + "/Protos")
+        for folder in ["google/protobuf", "linked"] { try fm.createDirectory(atPath: "\(sharedProtos)/\(folder)", withIntermediateDirectories: true) }
+        for name in ["timestamp", "duration"] {
+            try fm.copyItem(atPath: "/usr/include/google/protobuf/\(name).proto", toPath: "\(sharedProtos)/google/protobuf/\(name).proto")
+        }
+        try fm.copyItem(atPath: schemas + "/shared/linked/common.proto", toPath: sharedProtos + "/linked/common.proto")
+    }
+
+    /// At most 20 lines of a failed build's log that name an error or a symbol defined twice.
+    static func buildErrors(_ log: String) -> [String] {
+        Array(log.split(separator: "\n").filter { $0.contains("error") || $0.contains("multiple definition") }.prefix(20).map(String.init))
+    }
+
+    /// Generation of one module pair (`name`C and `name`) into the package; with `external`, the
+    /// shared module's files come from it and its schema root is an import path.
+    func generationRequest(_ name: String, protos: String, external: ExternalModules?) -> GenerationRequest {
         var request = GenerationRequest(protoDirectory: protos, cOut: "\(package)/Sources/\(name)C")
         request.swiftOut = "\(package)/Sources/\(name)"
         if let external {
             request.protoPaths = [sharedProtos]
             request.external = external
         }
+        return request
+    }
+
+    /// Generates one module pair (`name`C and `name`) into the package, in this process.
+    private func generate(_ name: String, protos: String, external: ExternalModules?, tools: GenerationTools) throws {
+        let request = generationRequest(name, protos: protos, external: external)
         do { _ = try SchemaGeneration.run(request, tools: tools) } catch {
             throw ProveError(description: "generation of \(name) failed: \(error)")
         }
     }
 
     /// protoc --encode of the expectation's text, as lower-case hex.
-    private func encode(_ expectation: Expectation) throws -> String {
+    func encode(_ expectation: Expectation) throws -> String {
         let protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
         let result = try ChildProcess.run(protoc, ["-I.", "-I\(sharedProtos)", "-I/usr/include", "--encode=\(expectation.type)", expectation.file],
                                           input: Array(expectation.text.utf8), in: "\(schemas)/\(expectation.folder)")
