@@ -44,10 +44,16 @@ enum SwiftProtobufPeerStep {
     /// writes code that does not compile for some legal schemas (a field named like a nested type).
     static func checkBuilds(scratch: String) throws -> State {
         let result = try ChildProcess.run("/usr/bin/env", Prover.scratchBuild(scratch, ["--target", target]))
-        if result.status == 0 { return .on }
-        let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        return buildOutcome(status: result.status, output: String(decoding: result.stdout + result.stderr, as: UTF8.self), scratch: scratch)
+    }
+
+    /// The peer's state after its target's build ended with `status`: off, naming the compiler's
+    /// first real error (the driver's "emit-module command failed" is not one) without the scratch
+    /// package's path, or the exit status when no error line was printed.
+    static func buildOutcome(status: Int32, output: String, scratch: String) -> State {
+        if status == 0 { return .on }
         let firstError = output.split(separator: "\n").first { $0.contains("error:") && !$0.contains("emit-module command failed") }
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "swift build exit \(result.status)"
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "swift build exit \(status)"
         let shortened = firstError.replacingOccurrences(of: scratch + "/Sources/", with: "")
         return .off("protoc-gen-swift 1.38.1's code for this schema does not compile (\(shortened))")
     }
