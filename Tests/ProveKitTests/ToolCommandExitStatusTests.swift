@@ -1,0 +1,18 @@
+import Testing
+@testable import ProveKit
+
+/// The commands' exit status when they cannot do their work: 2 for a setup error of prove and
+/// nanopb-symbols (as their help says), 1 for link-check, whose only failure status is 1.
+@Suite struct ToolCommandExitStatusTests {
+    @Test func proveOnAMissingSchemaFolderExitsTwo() async {
+        #expect(await WireproofCommand.main(["prove", "--proto-dir", "/nonexistent-wireproof-schema", "--no-device"]) == 2)
+    }
+
+    @Test func linkCheckIntoAScratchThatCannotBeMadeExitsOne() async {
+        #expect(await WireproofCommand.main(["link-check", "--scratch", "/dev/null/linked"]) == 1)
+    }
+
+    @Test func nanopbSymbolsWithACompilerThatCannotRunExitsTwo() async {
+        #expect(await WireproofCommand.main(["nanopb-symbols", "--check", "--cc", "/nonexistent/cc"]) == 2)
+    }
+}
