@@ -1,12 +1,29 @@
+import Foundation
 import Testing
 @testable import ProveKit
 import TestSupport
 
-/// The device party is skipped, saying so, when --no-device turns it off.
+/// The device party is skipped, saying so, when --no-device turns it off; a device build that
+/// cannot be made stops the proof, saying how to skip the party.
 @Suite struct ProverDeviceStepTests {
     @Test func turnedOffTheDevicePartyIsSkippedSayingSo() throws {
         let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", device: false, scratch: "/nonexistent-scratch"))
         guard case .skipped(let why) = try prover.runDevice() else { Issue.record("the device party ran"); return }
         #expect(why == "--no-device")
+    }
+
+    @Test func aDeviceBuildThatCannotBeMadeSaysHowToSkipIt() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("device-step-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        // No schema.pb in the scratch package: the device build has no descriptor set to read.
+        let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", scratch: scratch))
+        do {
+            _ = try prover.runDevice()
+            Issue.record("the device party ran without a descriptor set")
+        } catch {
+            #expect("\(error)".hasPrefix("the device build: "))
+            #expect("\(error)".hasSuffix(" (--no-device skips the device party)"))
+        }
     }
 }
