@@ -48,20 +48,6 @@ import TestSupport
         #expect(settings.folders.count == 2)
     }
 
-    @Test func wireproofGenerateWritesTheCatalogByTheSameRuleAndOnlyWithFacadesForEveryType() throws {
-        let bundled = ["--proto-dir", "Protos", "--c-out", "Sources/Generated/BundledProtoC", "--swift-out", "Sources/Generated/BundledProto"]
-        #expect(try GenerateWithCatalogCommand.parse(bundled).catalog == "Sources/Generated/BundledProtoCatalog")
-        #expect(try GenerateWithCatalogCommand.parse(bundled + ["--catalog-out", ""]).catalog == nil)
-        #expect(try GenerateWithCatalogCommand.parse(bundled + ["--catalog-out", "Cat"]).catalog == "Cat")
-        let mine = ["--proto-dir", "Mine", "--c-out", "Sources/MineC", "--swift-out", "Sources/Mine"]
-        #expect(try GenerateWithCatalogCommand.parse(mine).catalog == nil)
-        #expect(try GenerateWithCatalogCommand.parse(bundled + ["--prune-sources", "Sources/App"]).catalog == nil,
-                "a pruned run of the bundled schema writes no catalog, so it parses")
-        #expect(try GenerateWithCatalogCommand.parse(["--proto-dir", "Protos", "--c-out", "C", "--c-only"]).catalog == nil)
-        #expect(throws: (any Error).self) { try GenerateWithCatalogCommand.parse(mine + ["--prune-sources", "Sources/App", "--catalog-out", "Cat"]) }
-        #expect(throws: (any Error).self) { try GenerateWithCatalogCommand.parse(["--proto-dir", "Mine", "--c-out", "C", "--c-only", "--catalog-out", "Cat"]) }
-    }
-
     @Test func cOnlyComparesTheCTargetAlone() {
         var settings = ProtocolCheckSettings()
         settings.cOnly = true
