@@ -137,6 +137,9 @@ public enum ChildProcess {
     /// this a child inherits the spawning thread's mask and ignored signals: Dispatch's worker
     /// threads block SIGTERM (so `stop(_:)` could wait for ever on a child that never sees it),
     /// and the transport ignores SIGPIPE.
+    /// How often a spawn refused with ETXTBSY is tried again (10 ms apart).
+    static let busyRetries = 100
+
     private static func spawnWithCleanSignals(
         _ argumentVector: [String], naming executable: String, _ actions: inout posix_spawn_file_actions_t
     ) throws(LaunchError) -> pid_t {
@@ -154,7 +157,15 @@ public enum ChildProcess {
         let argv = argumentVector.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+        // A program written a moment ago cannot be executed while any process holds it open for
+        // writing (ETXTBSY): a child that another thread of this process forked while the file was
+        // open inherits the descriptor until it execs. That lasts microseconds, so the spawn is
+        // retried, for at most `busyRetries` × 10 ms.
+        var error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+        for _ in 0..<busyRetries where error == ETXTBSY {
+            usleep(10_000)
+            error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+        }
         guard error == 0 else {
             throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
         }
