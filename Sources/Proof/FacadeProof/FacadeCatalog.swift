@@ -101,6 +101,15 @@ extension FacadeMessageType {
         self.decodeReencode = decodeReencode
         self.deviceLimitViolations = nil
     }
+
+    /// A message type whose decoder and limit check are the caller's: a test double of facades
+    /// generated with `--limits-from-options`.
+    public init(_ fullName: String, decodeReencode: @escaping @Sendable ([UInt8]) throws -> [UInt8],
+                deviceLimitViolations: @escaping @Sendable ([UInt8]) throws -> [String]) {
+        self.fullName = fullName
+        self.decodeReencode = decodeReencode
+        self.deviceLimitViolations = deviceLimitViolations
+    }
 }
 
 extension FacadeExemplar {
