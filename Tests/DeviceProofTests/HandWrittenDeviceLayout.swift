@@ -56,8 +56,9 @@ enum HandWrittenDeviceLayout {
         ]}
         """
 
-    /// The compiled schema (protoc, once per test process) and the decoded layout.
-    static let fixture: (schemas: SchemaSet, layout: DeviceLayout) = {
+    /// The compiled schema (protoc, once per test process), the decoded layout, and the
+    /// descriptor set's bytes (for commands that read it from a file).
+    static let fixture: (schemas: SchemaSet, layout: DeviceLayout, descriptorSet: [UInt8]) = {
         do {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-dv-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: dir + "/dv", withIntermediateDirectories: true)
@@ -66,7 +67,8 @@ enum HandWrittenDeviceLayout {
             try layoutJSON.write(toFile: dir + "/layout.json", atomically: true, encoding: .utf8)
             let protoc = try ChildProcess.run("/usr/bin/protoc", ["-I.", "--descriptor_set_out=set.pb", "dv/dev.proto"], in: dir)
             guard protoc.status == 0 else { fatalError("protoc: \(protoc.stderrText)") }
-            return (try SchemaSet(contentsOf: dir + "/set.pb"), try DeviceLayout(contentsOf: dir + "/layout.json"))
+            return (try SchemaSet(contentsOf: dir + "/set.pb"), try DeviceLayout(contentsOf: dir + "/layout.json"),
+                    try ChildProcess.readFile(dir + "/set.pb"))
         } catch {
             fatalError("hand-written device layout: \(error)")
         }
