@@ -27,12 +27,15 @@ enum HandWrittenDeviceLayout {
         }
         message Holder { required Dev dev = 1; optional Dev far = 20; }
         message Lossy { required bytes blob = 1; optional int32 x = 2; required int32 y = 3; }
+        message Tight { required string code = 1; }
+        message Counted { map<int32, int32> counts = 1; map<int32, int32> loose = 2; }
         """
 
-    /// The layout, in driver table order: Sub, Dev, Holder, Lossy. Limits: Sub.tag 2 bytes
+    /// The layout, in driver table order: Sub, Dev, Holder, Lossy, Tight, Counted. Limits: Sub.tag 2 bytes
     /// (max_size = 3), Sub.vals at most 2; Dev.name 4 bytes (max_length = 4), Dev.note a callback,
     /// Dev.fixed exactly 2 (fixed_count), Dev.gone FT_IGNORE, Dev.key and Dev.keys fixed_length 2,
-    /// Dev.plain proto3 = true; Dev.extra is not in the layout. Lossy drops both required fields.
+    /// Dev.plain proto3 = true; Dev.extra is not in the layout. Lossy drops both required fields. Tight's
+    /// required string holds no byte (max_size = 1); Counted.counts is a map of at most 4 entries.
     static let layoutJSON = """
         {"options": true, "messages": [
           {"fullName": "dv.Sub", "cName": "dv_Sub", "dropped": [], "fields": [
@@ -52,7 +55,12 @@ enum HandWrittenDeviceLayout {
             {"name": "far", "number": 20, "allocation": "STATIC", "rules": "OPTIONAL", "type": "MESSAGE", "cType": "dv_Dev", "options": {}}]},
           {"fullName": "dv.Lossy", "cName": "dv_Lossy", "dropped": [{"name": "y", "number": 3, "options": {"type": "FT_IGNORE"}}], "fields": [
             {"name": "blob", "number": 1, "allocation": "CALLBACK", "rules": "REQUIRED", "type": "BYTES", "cType": "pb_callback_t", "options": {}},
-            {"name": "x", "number": 2, "allocation": "STATIC", "rules": "OPTIONAL", "type": "INT32", "cType": "int32_t", "options": {}}]}
+            {"name": "x", "number": 2, "allocation": "STATIC", "rules": "OPTIONAL", "type": "INT32", "cType": "int32_t", "options": {}}]},
+          {"fullName": "dv.Tight", "cName": "dv_Tight", "dropped": [], "fields": [
+            {"name": "code", "number": 1, "allocation": "STATIC", "rules": "REQUIRED", "type": "STRING", "maxSize": 1, "cType": "char", "options": {}}]},
+          {"fullName": "dv.Counted", "cName": "dv_Counted", "dropped": [], "fields": [
+            {"name": "counts", "number": 1, "allocation": "STATIC", "rules": "REPEATED", "type": "MESSAGE", "maxCount": 4, "cType": "dv_Counted_CountsEntry", "options": {}},
+            {"name": "loose", "number": 2, "allocation": "POINTER", "rules": "REPEATED", "type": "MESSAGE", "cType": "dv_Counted_LooseEntry", "options": {}}]}
         ]}
         """
 
