@@ -4,7 +4,6 @@
 
 import DeviceProof
 import Foundation
-import ProofSupport
 
 struct StandInDeviceDriver {
     /// Owned by this value; removed by `remove()`.
@@ -30,18 +29,6 @@ struct StandInDeviceDriver {
         for (index, run) in runs.enumerated() {
             try Data(run.answers.flatMap(Self.record)).write(to: URL(fileURLWithPath: folder + "/answers.\(index)"))
             try "\(run.status)".write(toFile: folder + "/status.\(index)", atomically: true, encoding: .utf8)
-        }
-        // A child another test thread forked while the script was open for writing holds it until
-        // that child execs, and exec of the script fails meanwhile (ETXTBSY). No writer can appear
-        // after this, so one successful run means every later one starts; wait at most ~1 s.
-        for attempt in 1...100 {
-            let started: Bool
-            do { _ = try ChildProcess.run(folder + "/driver", ["--fields"]); started = true } catch {
-                if attempt == 100 { throw error }
-                started = false
-            }
-            if started { break }
-            Thread.sleep(forTimeInterval: 0.01)
         }
     }
 
