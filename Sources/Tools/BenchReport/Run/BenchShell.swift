@@ -97,8 +97,14 @@ struct BenchShell {
 
     /// Prints each line of `text`, indented by two spaces, skipping those `skip` rejects.
     static func echoIndented(_ text: String, skip: (Substring) -> Bool = { _ in false }) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
-        where !skip(line) { print("  " + line) }
+        for line in indentedLines(text, skip: skip) { print(line) }
+    }
+
+    /// The lines `echoIndented` prints: each line of `text` (a final line end does not start a
+    /// line) that `skip` accepts, with two spaces in front.
+    static func indentedLines(_ text: String, skip: (Substring) -> Bool = { _ in false }) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+            .filter { !skip($0) }.map { "  " + $0 }
     }
 
     /// Writes `text` to the file at `path`, creating its folder.

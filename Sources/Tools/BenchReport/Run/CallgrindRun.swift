@@ -60,13 +60,17 @@ struct CallgrindRun: Equatable {
                            environment: CodecTimingStep.callgrindEnvironment)
         try BenchShell.run(Self.annotateCommand("\(work)/\(name).out"), log: "\(work)/\(name).txt",
                            failure: "callgrind_annotate failed on \(name)")
-        let path = work + "/iterations"
+        try Self.append(iterationsLine, toFileAt: work + "/iterations")
+    }
+
+    /// Appends `line` to the file at `path`, creating the file when missing (earlier runs' lines stay).
+    static func append(_ line: String, toFileAt path: String) throws {
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             throw BenchRunError.stepFailed(what: "cannot append to \(path)", logTail: "")
         }
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(iterationsLine.utf8))
+        try handle.write(contentsOf: Data(line.utf8))
     }
 }
