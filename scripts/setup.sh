@@ -22,7 +22,7 @@ done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ make
+packages=(protobuf-compiler python3-protobuf libprotobuf-dev libssl-dev valgrind dpkg-dev g++ binutils make
           openssl libavahi-compat-libdnssd-dev libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 strace
           socat faketime)
 # The deb-src entry lives in a file of our own; the distribution's lists are never edited.
