@@ -1,0 +1,88 @@
+// Step 3 of a bench run with stand-ins: a /bin/sh `swift` that logs its release builds, probe
+// executables linked by binutils from a few instructions (they exit 0, and strip, size, nm and
+// readelf read them), and a /bin/sh `wireproof` for the SwiftProtobuf peer. Both configurations
+// are built, every probe must run, both are sized, and the peer is measured or skipped by
+// its exit status.
+
+import Foundation
+import Testing
+@testable import BenchReport
+
+@Suite struct ReleaseBuildStepTests {
+    static let clock = ProgressClock(name: "test")
+
+    /// A scratch BENCH_TMP with a logging `swift`, the peer `wireproof` running `peerScript`, and
+    /// every probe of both configurations linked in place (`failing` exits 1 instead).
+    static func stage(peerScript: String, failing: String? = nil) throws -> (ScratchFolder, BenchSettings) {
+        let folder = try ScratchFolder()
+        try folder.write("#!/bin/sh\necho \"$*\" >> \"\(folder.path)/calls\"\n", to: "swift", mode: 0o755)
+        try folder.write("#!/bin/sh\n" + peerScript, to: "wireproof", mode: 0o755)
+        let settings = try BenchSettings(environment: ["BENCH_TMP": folder.path + "/tmp", "SWIFT": folder.path + "/swift",
+                                                       "WIREPROOF_TOOL": folder.path + "/wireproof"])
+        try FileManager.default.createDirectory(atPath: settings.out, withIntermediateDirectories: true)
+        try link(status: 0, to: folder.path + "/probe")
+        try link(status: 1, to: folder.path + "/broken")
+        try link(status: 0, data: 100, to: folder.path + "/peer")
+        for configuration in ReleaseConfiguration.allCases {
+            try FileManager.default.createDirectory(atPath: settings.releaseBuild(configuration) + "/release",
+                                                    withIntermediateDirectories: true)
+            for exe in SizeReport.probes {
+                try FileManager.default.copyItem(atPath: folder.path + (exe == failing ? "/broken" : "/probe"),
+                                                 toPath: settings.releaseBuild(configuration) + "/release/" + exe)
+            }
+        }
+        return (folder, settings)
+    }
+
+    /// Links a static executable that exits with `status`, with a sized `data`-byte table in .data.
+    static func link(status: Int, data: Int = 24, to path: String) throws {
+        let source = ProbeObjects.source(program: "probe", main: 16, nanopb: 0, data: data)
+            + ".text\n.globl _start\n_start:\n mov $60, %eax\n mov $\(status), %edi\n syscall\n"
+        try ProbeObjects.assemble(source, to: path + ".o")
+        _ = try BinaryTools.run("ld", ["-o", path, path + ".o"])
+    }
+
+    static func scratch() -> ScratchPackage {
+        var s = ScratchPackage()
+        s.allCount = 11
+        s.oneCount = 3
+        return s
+    }
+
+    /// One run measuring every path at once (each run costs ~70 short children): the peer
+    /// builds for the default configuration and says "skipped" (status 3) for the stripped one.
+    @Test func bothConfigurationsAreBuiltRunAndSizedWithTheBuiltPeerSizedAndTheSkippedOneLeftOut() throws {
+        let (folder, settings) = try Self.stage(peerScript: """
+            echo "$@" >> "$(dirname "$0")/peer-calls"
+            case "$*" in
+              *swiftprotobuf-stripped*) echo 'no SwiftProtobuf mirror here' >&2; exit 3 ;;
+            esac
+            echo "$(dirname "$0")/peer"
+
+            """)
+        defer { folder.remove() }
+        try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
+                                 clock: Self.clock)
+        let builds = try folder.read("calls").split(separator: "\n").map(String.init)
+        #expect(builds == ReleaseConfiguration.allCases.map {
+            ReleaseBuildStep.buildCommand(settings, package: "/pkg", $0).dropFirst().joined(separator: " ")
+        })
+        let results = try BenchResults.load(settings.results)
+        #expect(results.sizes.map { Set($0.keys) } == ["default", "stripped"])
+        #expect(results.sizes?["stripped"]?.executables["SizeAll"]?.data == 24)
+        #expect(results.messagesAll == 11 && results.messagesOnePruned == 3)
+        let peer = try #require(results.swiftProtobufSizes)
+        #expect(Array(peer.keys) == ["default"])
+        #expect(peer["default"]?.added == 100 - 24, "the peer differs from SizeBaseline by its larger table only")
+        #expect(try folder.read("peer-calls").split(separator: "\n").count == 2)
+    }
+
+    @Test func aProbeThatDoesNotRunStopsTheStep() throws {
+        let (folder, settings) = try Self.stage(peerScript: "exit 3\n", failing: "SizeOne")
+        defer { folder.remove() }
+        #expect(throws: BenchRunError.stepFailed(what: "default/SizeOne does not run", logTail: "")) {
+            try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
+                                     clock: Self.clock)
+        }
+    }
+}
