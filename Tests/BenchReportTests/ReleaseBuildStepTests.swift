@@ -23,12 +23,14 @@ import Testing
         try link(status: 0, to: folder.path + "/probe")
         try link(status: 1, to: folder.path + "/broken")
         try link(status: 0, data: 100, to: folder.path + "/peer")
+        // Copied through close-on-exec descriptors (FileManager.copyItem's could be inherited by
+        // children of parallel tests and make the probes "Text file busy").
+        let probe = Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/probe")))
+        let broken = Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/broken")))
         for configuration in ReleaseConfiguration.allCases {
-            try FileManager.default.createDirectory(atPath: settings.releaseBuild(configuration) + "/release",
-                                                    withIntermediateDirectories: true)
+            let release = String(settings.releaseBuild(configuration).dropFirst(folder.path.count + 1)) + "/release/"
             for exe in SizeReport.probes {
-                try FileManager.default.copyItem(atPath: folder.path + (exe == failing ? "/broken" : "/probe"),
-                                                 toPath: settings.releaseBuild(configuration) + "/release/" + exe)
+                try folder.write(bytes: exe == failing ? broken : probe, to: release + exe, mode: 0o755)
             }
         }
         return (folder, settings)

@@ -15,17 +15,21 @@ struct ScratchFolder {
         for (name, text) in files { try write(text, to: name) }
     }
 
-    /// Writes `text` to `name` through a close-on-exec descriptor with mode `mode`. Children
+    /// Writes `text` to `name` with mode `mode` (see `write(bytes:to:mode:)`).
+    func write(_ text: String, to name: String, mode: mode_t = 0o644) throws {
+        try write(bytes: Array(text.utf8), to: name, mode: mode)
+    }
+
+    /// Writes `bytes` to `name` through a close-on-exec descriptor with mode `mode`. Children
     /// other tests spawn meanwhile do not inherit the descriptor, so running the file as a
     /// stand-in program cannot fail with ETXTBSY ("Text file busy") because of them.
-    func write(_ text: String, to name: String, mode: mode_t = 0o644) throws {
+    func write(bytes: [UInt8], to name: String, mode: mode_t = 0o644) throws {
         let file = path + "/" + name
         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(fd) }
-        let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
