@@ -1,6 +1,7 @@
 // Step 4 of a bench run with a /bin/sh stand-in for CodecBench: its `time` output becomes the
 // results' timings (with no callgrind counts when callgrind is off), a failing `time` stops the
-// run with its stderr, and with callgrind on the step first strips CodecBench's debug info.
+// run with its stderr, and with callgrind on the step first strips CodecBench's debug info, then
+// (CodecBench a tiny linked executable) leaves one callgrind listing per counted packet.
 
 import Foundation
 import Testing
@@ -51,5 +52,21 @@ import Testing
         let error = #expect(throws: BenchRunError.self) { try CodecTimingStep.run(settings, clock: Self.clock) }
         guard case .stepFailed(let what, _)? = error else { Issue.record("no step failure: \(String(describing: error))"); return }
         #expect(what == "strip -g of CodecBench failed")
+    }
+
+    @Test func withCallgrindOnEachCountedPacketGetsAListingOfItsValgrindRun() throws {
+        let (folder, settings) = try Self.settingsWithCodecBench("", callgrindIterations: 5)
+        defer { folder.remove() }
+        // CodecBench is a linked executable here (strip and valgrind need one); it prints nothing.
+        try ProbeObjects.link(status: 0, to: folder.path + "/exe")
+        let bench = String(CodecTimingStep.codecBench(settings).dropFirst(folder.path.count + 1))
+        try folder.write(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/exe"))), to: bench, mode: 0o755)
+        try CodecTimingStep.run(settings, clock: Self.clock)
+        for packet in CodecTimingStep.countedPackets {
+            let listing = try String(contentsOfFile: settings.out + "/callgrind/\(packet).txt", encoding: .utf8)
+            #expect(listing.contains("PROGRAM TOTALS"), "\(packet)")
+        }
+        let results = try BenchResults.load(settings.results)
+        #expect(results.codec == [] && results.instructions == [:])
     }
 }

@@ -25,4 +25,13 @@ enum ProbeObjects {
         try source.write(toFile: path + ".s", atomically: true, encoding: .utf8)
         _ = try BinaryTools.run("as", ["-o", path, path + ".s"])
     }
+
+    /// Links (binutils' ld) a static executable at `path` that exits with `status` whatever its
+    /// arguments, with the objects of `source(program: "probe", main: 16, nanopb: 0, data: data)`.
+    static func link(status: Int, data: Int = 24, to path: String) throws {
+        let source = source(program: "probe", main: 16, nanopb: 0, data: data)
+            + ".text\n.globl _start\n_start:\n mov $60, %eax\n mov $\(status), %edi\n syscall\n"
+        try assemble(source, to: path + ".o")
+        _ = try BinaryTools.run("ld", ["-o", path, path + ".o"])
+    }
 }

@@ -20,9 +20,9 @@ import Testing
         let settings = try BenchSettings(environment: ["BENCH_TMP": folder.path + "/tmp", "SWIFT": folder.path + "/swift",
                                                        "WIREPROOF_TOOL": folder.path + "/wireproof"])
         try FileManager.default.createDirectory(atPath: settings.out, withIntermediateDirectories: true)
-        try link(status: 0, to: folder.path + "/probe")
-        try link(status: 1, to: folder.path + "/broken")
-        try link(status: 0, data: 100, to: folder.path + "/peer")
+        try ProbeObjects.link(status: 0, to: folder.path + "/probe")
+        try ProbeObjects.link(status: 1, to: folder.path + "/broken")
+        try ProbeObjects.link(status: 0, data: 100, to: folder.path + "/peer")
         // Copied through close-on-exec descriptors (FileManager.copyItem's could be inherited by
         // children of parallel tests and make the probes "Text file busy").
         let probe = Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/probe")))
@@ -34,14 +34,6 @@ import Testing
             }
         }
         return (folder, settings)
-    }
-
-    /// Links a static executable that exits with `status`, with a sized `data`-byte table in .data.
-    static func link(status: Int, data: Int = 24, to path: String) throws {
-        let source = ProbeObjects.source(program: "probe", main: 16, nanopb: 0, data: data)
-            + ".text\n.globl _start\n_start:\n mov $60, %eax\n mov $\(status), %edi\n syscall\n"
-        try ProbeObjects.assemble(source, to: path + ".o")
-        _ = try BinaryTools.run("ld", ["-o", path, path + ".o"])
     }
 
     static func scratch() -> ScratchPackage {
