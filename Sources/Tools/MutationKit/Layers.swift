@@ -133,6 +133,6 @@ public struct Layer: Sendable, Equatable {
 /// The files of the engine, judged by MutationKitTests (the rest of MutationKit is unlayered).
 enum MutationEngineFiles {
     static let paths = ["MutationRule", "MutantGenerator", "ProseMask", "Mutant", "MutantSource", "Layers", "LayerCoverage", "Plants",
-                        "PlantLegs", "PlantLegsRun"]
+                        "PlantLegs", "PlantLegsRun", "LineCoverage"]
         .map { "Sources/Tools/MutationKit/\($0).swift" }
 }

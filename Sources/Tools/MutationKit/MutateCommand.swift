@@ -10,7 +10,7 @@ public struct MutateCommand: ParsableCommand {
         commandName: "wiremutate",
         abstract: "Mutation testing of the project's own code, and planted bugs in a scratch copy.",
         discussion: "Run from the repository root. Without a subcommand: `run`.",
-        subcommands: [RunMutants.self, TreeCommand.self, PlantCommand.self, UnplantCommand.self, PlantLegsCommand.self],
+        subcommands: [RunMutants.self, TreeCommand.self, PlantCommand.self, UnplantCommand.self, PlantLegsCommand.self, CoverageCommand.self],
         defaultSubcommand: RunMutants.self)
     public init() {}
 
