@@ -94,7 +94,8 @@ struct SwiftProtobufPeer {
 
     /// Builds `product` in `configuration` with `extra` swift-build arguments (a scratch path, release
     /// flags); returns the executable's path. Unavailable when swift-protobuf cannot be resolved or
-    /// does not compile; failed when our own code does not.
+    /// does not compile; failed when our own code does not. Call it inside `locked`, which makes the
+    /// folders (the build log's among them) that it writes into.
     func build(_ product: String, configuration: String? = nil, extra: [String] = []) throws -> String {
         let configuration = configuration ?? self.configuration
         let resolveLog = logs + "/peer-resolve.log"
