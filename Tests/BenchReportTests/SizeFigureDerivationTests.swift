@@ -20,6 +20,15 @@ import Testing
         }
     }
 
+    @Test func messageCountsThatWouldDivideByZeroAreRefusedNamingBoth() {
+        for (all, pruned) in [(1, 0), (11, 11)] {
+            #expect(throws: BenchReportError.missingFigure(
+                "per-message sizes need more than one message and fewer in the pruned schema (messages \(all), pruned \(pruned))")) {
+                try SizeReport.derive(SizeProbeFixture.sizes, allCount: all, oneCount: pruned)
+            }
+        }
+    }
+
     @Test func aGroupOrSectionWithNoEntryCountsAsNoBytes() {
         let probe = SizeProbeFixture.probe(file: 1, text: 1, data: 1, groups: [.program: 7], sections: [.code: 9])
         #expect(probe.group(.program) == 7 && probe.group(.facades) == 0)

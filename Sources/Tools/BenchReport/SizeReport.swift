@@ -60,6 +60,12 @@ public enum SizeReport {
     /// used = (SizeAll − SizeOne) / (messages − 1); unused = (SizeOne − SizeOnePruned) / (messages −
     /// pruned messages); the shipped layer = SizePacket(Pruned) − SizeBaseline.
     public static func derive(_ s: ConfigurationSizes, allCount: Int, oneCount: Int) throws -> SizeFigures {
+        // Both divisors must be positive, or the figures are NaN or infinite and only the JSON
+        // encoder would notice, naming neither count.
+        guard allCount > 1, oneCount < allCount else {
+            throw BenchReportError.missingFigure(
+                "per-message sizes need more than one message and fewer in the pruned schema (messages \(allCount), pruned \(oneCount))")
+        }
         func probe(_ name: String) throws -> ExecutableSize {
             guard let e = s.executables[name] else { throw BenchReportError.missingFigure("no size of probe \(name)") }
             return e
