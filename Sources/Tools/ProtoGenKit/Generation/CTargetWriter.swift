@@ -52,9 +52,8 @@ struct CTargetWriter {
         return files
     }
 
-    /// Makes `folder` hold exactly `files()`; returns the number of files written or removed.
-    @discardableResult
-    func write(to folder: String) throws(GeneratorError) -> Int {
+    /// Makes `folder` hold exactly `files()`, writing only the files whose bytes change.
+    func write(to folder: String) throws(GeneratorError) {
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: folder, isDirectory: &isFolder) {
@@ -67,7 +66,6 @@ struct CTargetWriter {
             }
         }
         let wanted = files()
-        var changes = 0
         for (relative, text) in wanted.sorted(by: { $0.key < $1.key }) {
             let path = folder + "/" + relative
             let data = Data(text.utf8)
@@ -76,14 +74,11 @@ struct CTargetWriter {
                 throw .io(path: path, reason: "cannot create its folder: \(error)")
             }
             guard fm.createFile(atPath: path, contents: data) else { throw .io(path: path, reason: "cannot write") }
-            changes += 1
         }
         for stale in Self.regularFiles(under: folder) where wanted[stale] == nil {
             do { try fm.removeItem(atPath: folder + "/" + stale) } catch { throw .io(path: folder + "/" + stale, reason: "cannot remove stale file: \(error)") }
-            changes += 1
         }
         Self.removeEmptyFolders(under: folder)
-        return changes
     }
 
     /// Regular files below `folder`, as paths relative to it.
