@@ -72,6 +72,26 @@ import TestSupport
         #expect(schema.message("a.M")?.fields.map(\.name) == ["int", "child", "e"])
     }
 
+    @Test func enumValuesKeepTheirNamesAndNumbersAndLoseOnlyTheirCustomOptions() throws {
+        let files = ["v.proto": """
+            syntax = "proto2";
+            import "google/protobuf/descriptor.proto";
+            package v;
+            extend google.protobuf.EnumValueOptions { optional int32 tag = 50002; }
+            enum Level { LOW = 0 [(tag) = 1, deprecated = true]; HIGH = 5; }
+            message M { optional Level level = 1; }
+            """]
+        let writer = try DescriptorSetWriter(descriptorSet: try Self.compiled(files), renames: [])
+        let written = try writer.set(for: "v.proto", withC: ["v.proto"])
+        let level = try #require(try SchemaSet(descriptorSet: written).enumType("v.Level"))
+        #expect(level.values.map(\.name) == ["LOW", "HIGH"])
+        #expect(level.values.map(\.number) == [0, 5])
+        // set.file(1) / file.enum_type(5) / enum.value(2) / value.options(3) / deprecated(1)
+        let paths = Self.paths(written[...])
+        #expect(paths.contains("1/5/2/3/1"), "a standard value option survives")
+        #expect(!paths.contains("1/5/2/3/50002"), "a custom value option is dropped: \(paths.sorted())")
+    }
+
     @Test func renamesReachTheNameAndEveryTypeNameThatPointsAtTheType() throws {
         let files = ["t.proto": "syntax = \"proto3\";\nmessage int { int32 switch = 1; oneof case { int32 x = 2; } }\nmessage U { int a = 1; repeated int b = 2; }\n"]
         let writer = try DescriptorSetWriter(descriptorSet: try Self.compiled(files), renames: [

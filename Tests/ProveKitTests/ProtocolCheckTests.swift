@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProofSupport
 @testable import ProveKit
 import TestSupport
 
@@ -134,6 +135,22 @@ import TestSupport
         #expect(command.settings == expected)
         #expect(try ProtocolCheckCommand.parse([]).settings == ProtocolCheckSettings())
         #expect(throws: (any Error).self) { try ProtocolCheckCommand.parse(["--catalog"]) }
+    }
+
+    @Test func generatedFilesGitDoesNotTrackAreListedButIgnoredOnesAndFoldersOutsideTheRootAreNot() throws {
+        let root = try folder(["Gen/tracked.h": "1\n", ".gitignore": "*.o\n"])
+        defer { try? files.removeItem(atPath: root) }
+        let git = ["-c", "user.name=t", "-c", "user.email=t@localhost"]
+        for arguments in [["init", "-q"], ["add", "."], git + ["commit", "-qm", "c"]] {
+            #expect(try ChildProcess.run("/usr/bin/git", arguments, in: root).status == 0)
+        }
+        try write("2\n", to: root + "/Gen/new.h")
+        try write("3\n", to: root + "/Gen/built.o")
+        try write("4\n", to: root + "/Other/new.h")
+        #expect(try ProtocolCheck.untrackedFiles(under: [root + "/Gen", "/elsewhere/Gen"], root: root) == ["Gen/new.h"])
+        let plain = try folder(["Gen/new.h": "2\n"])
+        defer { try? files.removeItem(atPath: plain) }
+        #expect(try ProtocolCheck.untrackedFiles(under: [plain + "/Gen"], root: plain).isEmpty, "not a git work tree: nothing is listed")
     }
 
     /// The real leg on a schema of its own: committed folders that are empty, then equal to the

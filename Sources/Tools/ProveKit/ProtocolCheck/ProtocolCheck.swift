@@ -95,7 +95,7 @@ public struct ProtocolCheck {
             outcome.differences += GeneratedTreeComparison.compare(committed: resolved(folder.committed),
                                                                    fresh: scratch + "/" + folder.fresh, name: folder.committed)
         }
-        outcome.untracked = try untrackedFiles()
+        outcome.untracked = try Self.untrackedFiles(under: settings.folders.map { resolved($0.committed) }, root: root)
         say("check-protocol: checking the nanopb rename list")
         outcome.renameDifferences = try NanopbSymbolsCommand.check(NanopbRuntimeSymbols(root: root, compiler: compiler), say: say)
         return outcome
@@ -127,13 +127,14 @@ public struct ProtocolCheck {
         } catch { throw .generation("\(error)") }
     }
 
-    /// Files under the committed folders that git does not track (ignored ones left out); folders
-    /// outside the root are not asked about, and nothing is listed outside a git work tree.
-    private func untrackedFiles() throws(ProtocolCheckError) -> [String] {
-        let inside = settings.folders.map(\.committed).filter { resolved($0).hasPrefix(root + "/") }
+    /// Files under `folders` (absolute) that git does not track, relative to `root` (ignored ones
+    /// left out); folders outside the root are not asked about, and nothing is listed when the
+    /// root is not in a git work tree.
+    static func untrackedFiles(under folders: [String], root: String) throws(ProtocolCheckError) -> [String] {
+        let inside = folders.filter { $0.hasPrefix(root + "/") }
         let git = try CheckTool.locate("git")
         guard !inside.isEmpty, (try? CheckTool.output(git, ["rev-parse", "--is-inside-work-tree"], in: root)) != nil else { return [] }
-        let listing = try CheckTool.output(git, ["ls-files", "--others", "--exclude-standard", "--"] + inside.map(resolved), in: root)
+        let listing = try CheckTool.output(git, ["ls-files", "--others", "--exclude-standard", "--"] + inside, in: root)
         return listing.split(separator: "\n").map(String.init)
     }
 }
