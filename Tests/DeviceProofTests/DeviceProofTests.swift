@@ -121,6 +121,14 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         #expect(wordy.findings.contains("refused by option: probe (wordy's encoding): label: 9 bytes past max_length = 8 (device: string overflow)"),
                 "\(wordy.findings)")
         #expect(wordy.table.contains("peer refused"), "the table shows the peer's columns")
+
+        // A peer that adds `note`, a callback field the device drops: accepted, counted truncated.
+        let noted = PeerCodec(name: "noted") { _, bytes in .accepted(bytes + [0x52, 2] + Array("hi".utf8)) }
+        let withNote = try DeviceProof.run(catalog: catalog, schemas: device.schemas, layout: device.layout, driver: device.driver, peer: noted)
+        #expect(withNote.failures.isEmpty, "\(withNote.failures)")
+        let noteCounts = [withNote.total.peerAccepted, withNote.total.peerTruncated, withNote.total.truncated]
+        #expect(noteCounts == [1, 1, 0])
+        #expect(echoed.total.peerTruncated == 0, "the echoed encoding holds no dropped field")
     }
 
     @Test func aReadBackIsJudgedFieldByField() throws {
