@@ -56,6 +56,20 @@ private let schema = """
         #expect(header.contains("int32_t *a;") && header.contains("char *s;"), "the fields stay pointers")
     }
 
+    @Test func optionsOnEnumsAtEveryNestingLevelAreReportedWhereTheyAct() throws {
+        let nested = """
+            syntax = "proto3";
+            enum Top { TOP_A = 0; }
+            message M { enum Inner { INNER_A = 0; } message N { enum Deep { DEEP_A = 0; } Deep d = 1; } Inner i = 1; N n = 2; Top t = 3; }
+            """
+        let options = "Top packed_enum:true\nM.Inner packed_enum:true\nM.N.Deep packed_enum:true\n"
+        let (result, _) = try generateC(["x.proto": nested, "x.options": options])
+        #expect(result.status == 0, "\(result.stderrText)")
+        for (element, line) in [("Top", 1), ("M.Inner", 2), ("M.N.Deep", 3)] {
+            #expect(result.said.contains("x.proto: \(element): packed_enum = true (from x.options:\(line))"), "\(element) in: \(result.said)")
+        }
+    }
+
     @Test(arguments: ["type:FT_STATIC", "type:FT_CALLBACK"])
     func honouringOptionsRefusesAStorageChangeNamingFieldAndOption(_ option: String) throws {
         let (result, _) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\n"], extra: ["--honour-options"])
