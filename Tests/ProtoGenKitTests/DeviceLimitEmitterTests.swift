@@ -53,6 +53,17 @@ private func facadeText(_ protoDirectory: String, _ extra: [String]) throws -> (
                 "every message answers deviceLimitViolations(), with nothing to check when it has no limit")
     }
 
+    @Test func aSubmessageWhoseOnlyOptionDropsAFieldCarriesNoLimitAndIsNotWalked() throws {
+        let schema = try TemporaryFolder("dropped-only")
+        try #"syntax = "proto3"; package drop; message Holder { repeated Leaf leaves = 1; } message Leaf { string note = 1; }"#
+            .write(toFile: schema.path + "/drop.proto", atomically: true, encoding: .utf8)
+        try "drop.Leaf.note type:FT_CALLBACK\ndrop.Holder.leaves max_count:4\n".write(toFile: schema.path + "/drop.options", atomically: true, encoding: .utf8)
+        let (run, text) = try facadeText(schema.path, ["--limits-from-options"])
+        #expect(run.status == 0, "\(run.said)")
+        #expect(text.contains(#"NanopbDeviceLimit(field: "leaves", kind: .count(max: 4), option: "max_count = 4")"#), "\(text)")
+        #expect(!text.contains("_views(message._pointer.pointee.leaves"), "Leaf's field is dropped, not limited: leaves are counted, not walked")
+    }
+
     @Test func withoutTheFlagTheFacadesCarryNoLimitsAndDoNotImportTheirModule() throws {
         let (run, text) = try facadeText(wildcards, [])
         #expect(run.status == 0, "\(run.said)")
