@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 import ProofSupport
@@ -185,6 +186,12 @@ import TestSupport
         try write("// hand edit\n", to: work + "/Tiny/t_tiny.pb.swift")
         try write("", to: work + "/TinyC/include/stray.h")
         #expect(try check.run().differences == [.stale(work + "/TinyC/include/stray.h"), .differs(work + "/Tiny/t_tiny.pb.swift")])
+
+        // The command over the same folders: a difference is exit status 1, a setup error 2.
+        let arguments = ["--proto-dir", work + "/protos", "--c-out", work + "/TinyC", "--swift-out", work + "/Tiny",
+                         "--catalog-out", work + "/TinyCatalog", "--scratch", work + "/scratch"]
+        #expect(throws: ExitCode(1)) { try ProtocolCheckCommand.parse(arguments).run() }
+        #expect(throws: ExitCode(2)) { try ProtocolCheckCommand.parse(arguments + ["--cc", work + "/no-such-cc"]).run() }
     }
 }
 

@@ -42,6 +42,9 @@ public struct ProtocolCheckCommand: ParsableCommand {
     @Flag(name: .customLong("limits-from-options"), help: "As make proto's LIMITS_FROM_OPTIONS=1.")
     var limitsFromOptions = false
 
+    @Option(help: "Where the fresh output goes (default: .scratch/check-protocol under the Wireproof root).")
+    var scratch: String?
+
     @Option(name: .customLong("cc"), help: "The C compiler for the rename list (default: $CC, else cc).")
     var compiler = ProcessInfo.processInfo.environment["CC"] ?? "cc"
 
@@ -64,7 +67,8 @@ public struct ProtocolCheckCommand: ParsableCommand {
     public func run() throws {
         let outcome: ProtocolCheckOutcome
         do {
-            outcome = try ProtocolCheck(root: try GenerationTools.wireproofRoot(), settings: settings, compiler: compiler, say: ProveCommand.printOut).run()
+            outcome = try ProtocolCheck(root: try GenerationTools.wireproofRoot(), settings: settings, compiler: compiler, scratch: scratch,
+                                        say: ProveCommand.printOut).run()
         } catch {
             ProveCommand.printError("check-protocol: \(error)")
             throw ExitCode(2)
