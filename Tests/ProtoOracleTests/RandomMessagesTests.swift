@@ -1,4 +1,5 @@
 @testable import ProtoOracle
+import OracleCheck
 import ProtoSchema
 import Testing
 
@@ -91,6 +92,24 @@ import Testing
             }
             #expect(message.isInitialized, "\(message.fullName): \(message.missingRequiredFields)")
         }
+    }
+
+    @Test func undeclaredEnumNumbersAppearInOpenEnumFieldsAndNeverInClosedOnes() throws {
+        let set = try InlineSchema.compile([
+            "open.proto": "syntax = \"proto3\"; package e; enum Color { RED = 0; GREEN = 1; } message P { Color c = 1; }",
+            "closed.proto": "syntax = \"proto2\"; package e; enum Shade { DARK = 1; LIGHT = 2; } message Q { optional Shade s = 1; }",
+        ])
+        var random = RandomMessages(schemas: set, seed: 7, messages: ["e.P", "e.Q"])
+        var open: [Int32] = [], closed: [Int32] = []
+        for _ in 0..<800 {
+            let next = random.next()
+            let message = try #require(next)
+            if case let .enumValue(v)? = message["c"] { open.append(v) }
+            if case let .enumValue(v)? = message["s"] { closed.append(v) }
+        }
+        #expect(open.contains { $0 != 0 && $0 != 1 }, "a proto3 enum field is open: undeclared numbers must turn up")
+        #expect(open.contains(1), "declared values too")
+        #expect(!closed.isEmpty && closed.allSatisfy { $0 == 1 || $0 == 2 }, "a proto2 enum field is closed: only declared values")
     }
 }
 
