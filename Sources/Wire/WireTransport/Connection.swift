@@ -30,7 +30,7 @@ public final class Connection: @unchecked Sendable {
         case accepted(TLSContext?)
         case udpChild(UDPPeerTable, SocketAddress)
     }
-    struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)?; var isFinal = false }
+    struct PendingSend { var bytes: [UInt8]; var offset: Int; let completion: (@Sendable (WireError?) -> Void)?; var isFinal: Bool }
     struct PendingReceive {
         let minimum: Int
         let maximum: Int
