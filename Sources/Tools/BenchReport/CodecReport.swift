@@ -35,11 +35,11 @@ public enum CodecReport {
     /// Reads the timings and `<annotateDirectory>/<packet>.txt` listings, stores and prints them.
     public static func report(timeOutput: String, annotateDirectory: String, iterations: Int,
                               into results: inout BenchResults, print: (String) -> Void) throws {
-        let codec = parseTimings(try String(contentsOfFile: timeOutput, encoding: .utf8))
+        let codec = parseTimings(try BenchShell.read(timeOutput))
         var counts: [String: [String: Double]] = [:]
         for packet in codec {
             let path = annotateDirectory + "/\(packet.packet).txt"
-            guard let listing = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            guard let listing = try? BenchShell.read(path) else { continue }
             let found = CallgrindListing.codecBenchCounts(listing, iterations: iterations)
             if !found.isEmpty { counts[packet.packet] = found }
         }

@@ -49,7 +49,7 @@ public enum RatioReport {
     /// and `fuzz-rate.txt`, `peak-memory.txt` when measured).
     public static func read(work: String) throws -> CodecRatios {
         var iterations: [String: Int] = [:]
-        for line in TextMatching.lines(try String(contentsOfFile: work + "/iterations", encoding: .utf8)) {
+        for line in TextMatching.lines(try BenchShell.read(work + "/iterations")) {
             let f = TextMatching.fields(line)
             if f.count == 2, let n = Int(f[1]) { iterations[String(f[0])] = n }
         }
@@ -62,7 +62,7 @@ public enum RatioReport {
                 // SwiftProtobuf's peer may not build here (the ratio step said why).
                 if program == .swiftprotobuf && iterations[name] == nil { continue }
                 guard let n = iterations[name] else { throw BenchReportError.missingFigure("no iteration count of \(name) in \(work)/iterations") }
-                let listing = try String(contentsOfFile: work + "/\(name).txt", encoding: .utf8)
+                let listing = try BenchShell.read(work + "/\(name).txt")
                 var loopsTotal = 0
                 for kind in kinds {
                     guard let count = CallgrindListing.inclusive(listing, matching: program.loopPattern(kind)) else {
@@ -83,8 +83,8 @@ public enum RatioReport {
             packetRows.append(PacketInstructions(packet: packet, bytes: try BinaryTools.fileSize(work + "/\(packet).bin"),
                                                  operations: operations, splits: splits.isEmpty ? nil : splits))
         }
-        let fuzz = try? String(contentsOfFile: work + "/fuzz-rate.txt", encoding: .utf8)
-        let peak = try? String(contentsOfFile: work + "/peak-memory.txt", encoding: .utf8)
+        let fuzz = try? BenchShell.read(work + "/fuzz-rate.txt")
+        let peak = try? BenchShell.read(work + "/peak-memory.txt")
         return CodecRatios(packets: packetRows, fuzzFixed: fuzz.flatMap(fuzzFixedRatio),
                            peakMemory: peak.map { TextMatching.lines($0.trimmingSuffix("\n")).map(String.init) })
     }

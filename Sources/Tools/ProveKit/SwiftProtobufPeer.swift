@@ -100,14 +100,14 @@ struct SwiftProtobufPeer {
         let configuration = configuration ?? self.configuration
         let resolveLog = logs + "/peer-resolve.log"
         if try runSwift(["package", "--package-path", package, "resolve"], log: resolveLog) != 0 {
-            let lines = ((try? String(contentsOfFile: resolveLog, encoding: .utf8)) ?? "").split(separator: "\n")
+            let lines = ((try? ChildProcess.readText(resolveLog)) ?? "").split(separator: "\n")
             let why = lines.first { $0.lowercased().contains("error") } ?? lines.last ?? "no output"
             throw SwiftProtobufPeerError.unavailable("swift package resolve cannot fetch swift-protobuf 1.38.1 (\(why))")
         }
         let log = "\(logs)/peer-\(product).log"
         let common = ["build", "--package-path", package, "-c", configuration]
         if try runSwift(common + ["--product", product] + extra, log: log) != 0 {
-            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            let lines = ((try? ChildProcess.readText(log)) ?? "").split(separator: "\n")
             let errors = lines.filter { $0.contains("error:") }
             for line in (errors.isEmpty ? lines.suffix(20) : errors.prefix(20)) { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
             if errors.contains(where: { $0.contains("checkouts/swift-protobuf") }) {

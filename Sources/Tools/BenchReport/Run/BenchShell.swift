@@ -117,5 +117,6 @@ struct BenchShell {
     /// The SHA-1 of `bytes` in hex (sha1sum's, so a stamp written by an earlier run still matches).
     static func digest(_ bytes: [UInt8]) -> String { SHA1.hex(bytes) }
 
-    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+    /// A file a bench step wrote (often empty: an unused timing file), read without Foundation's leak.
+    static func read(_ path: String) throws -> String { try ChildProcess.readText(path) }
 }
