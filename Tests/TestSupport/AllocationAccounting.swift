@@ -39,3 +39,12 @@ public func withAllocationsRefused<T>(after allowed: Int, _ body: () throws -> T
     let result = try body()
     return (result, wp_pb_refused_allocations_on_this_thread() > 0)
 }
+
+/// Runs `body` and returns what it returned with the bytes that the successful allocations it made
+/// through the hooks asked for on this thread (calloc: count x size; realloc: the new size). The
+/// block count cannot tell a one-byte string from a two-byte one; this can.
+public func requestingNanopbBytes<T>(_ body: () throws -> T) rethrows -> (result: T, bytes: UInt64) {
+    let before = wp_pb_requested_bytes_on_this_thread()
+    let result = try body()
+    return (result, wp_pb_requested_bytes_on_this_thread() - before)
+}

@@ -4,6 +4,9 @@
 
 /* Blocks allocated minus blocks freed through these hooks on this thread. */
 static _Thread_local int64_t live_allocations;
+/* Bytes asked for by every allocation and reallocation through these hooks that succeeded on this
+ * thread (a total that only grows; not the bytes live now). */
+static _Thread_local uint64_t requested_bytes;
 /* Failure injection (wp_pb_fail_allocations_after): allocations this thread may still make before
  * every further one fails; negative: never fail. And how many were refused since it was set. */
 static _Thread_local int64_t allocations_before_failure = -1;
@@ -27,6 +30,8 @@ void *wp_pb_counted_realloc(void *ptr, size_t size)
     if (injected_failure())
         return NULL; /* as realloc does when it fails: `ptr` stays valid and owned by the caller */
     void *result = realloc(ptr, size);
+    if (result != NULL)
+        requested_bytes += size;
     if (ptr == NULL && result != NULL)
         live_allocations++;
     return result;
@@ -37,8 +42,10 @@ void *wp_pb_counted_calloc(size_t count, size_t size)
     if (injected_failure())
         return NULL;
     void *result = calloc(count, size);
-    if (result != NULL)
+    if (result != NULL) {
         live_allocations++;
+        requested_bytes += count * size; /* calloc succeeded, so the product did not overflow */
+    }
     return result;
 }
 
@@ -52,6 +59,11 @@ void wp_pb_counted_free(void *ptr)
 int64_t wp_pb_live_allocations_on_this_thread(void)
 {
     return live_allocations;
+}
+
+uint64_t wp_pb_requested_bytes_on_this_thread(void)
+{
+    return requested_bytes;
 }
 
 void wp_pb_fail_allocations_after(int64_t count)
