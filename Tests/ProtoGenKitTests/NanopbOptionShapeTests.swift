@@ -1,6 +1,7 @@
 // Generation on the option schemas of Tests/Schemas (options-repeated: repeated file options and
 // options at every level through annotations; options-wildcards: `.options` patterns; options-newer-
-// nanopb: the schema's own nanopb.proto declaring option numbers 0.4.7 does not know): every option
+// nanopb: the schema's own nanopb.proto declaring option numbers 0.4.7 does not know; options-nesting:
+// inheritance into nested messages, enums and oneofs): every option
 // is read or refused with one line naming file, element, option and reason, never a traceback,
 // with and without --honour-options.
 
@@ -9,7 +10,7 @@ import ProofSupport
 import Testing
 import TestSupport
 
-private let shapes = ["options-repeated", "options-wildcards", "options-newer-nanopb"]
+private let shapes = ["options-repeated", "options-wildcards", "options-newer-nanopb", "options-nesting"]
 
 /// One `protogen generate --c-only` run on Tests/Schemas/`name`.
 private func generate(_ name: String, _ extra: [String] = []) throws -> GenerationRun {

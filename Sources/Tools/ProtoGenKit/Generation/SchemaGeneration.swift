@@ -96,19 +96,9 @@ public enum SchemaGeneration {
         do { schema = try SchemaSet(descriptorSet: setBytes) } catch { throw .schema(error) }
 
         // 2. The schema's own nanopb options, read by nanopb's parser.
-        var optionArguments: [String] = []
-        if let file = request.optionsFile ?? defaultOptionsFile(in: protoDirectory) {
-            let path = absolute(file)
-            guard fm.fileExists(atPath: path) else { throw .io(path: path, reason: "options file does not exist") }
-            optionArguments += ["--options", path]
-        }
-        for path in protoPaths { optionArguments += ["--search", path] }
-        let report = try tools.run(tools.python, [tools.optionLoader, tools.nanopb + "/generator", setPath, protoDirectory] + optionArguments,
-                                   what: "reading the schema's nanopb options")
-        let settings: [NanopbOptionSetting]
-        do { settings = try JSONDecoder().decode([NanopbOptionSetting].self, from: Data(report)) } catch {
-            throw .io(path: tools.optionLoader, reason: "not a nanopb options report: \(error)")
-        }
+        let optionArguments = try optionSources(optionsFile: request.optionsFile.map(absolute), protoDirectory: protoDirectory,
+                                                protoPaths: protoPaths)
+        let settings = try nanopbOptions(descriptorSet: setPath, protoDirectory: protoDirectory, optionArguments: optionArguments, tools: tools)
 
         // 3. One plan.
         let selection: TypeSelection = request.pruneSources.isEmpty
@@ -202,6 +192,31 @@ public enum SchemaGeneration {
             throw .io(path: tools.deviceBuilder, reason: "\(error)")
         }
         return layout.options ? layout : nil
+    }
+
+    /// The option loader's arguments naming where the schema's `.options` come from: `optionsFile`
+    /// for every file, else the one `.options` file at the top of `protoDirectory`, else each file's
+    /// own found beside it or under `protoPaths` (the loader's search).
+    static func optionSources(optionsFile: String?, protoDirectory: String, protoPaths: [String]) throws(GeneratorError) -> [String] {
+        var arguments: [String] = []
+        if let path = optionsFile ?? defaultOptionsFile(in: protoDirectory).map(absolute) {
+            guard FileManager.default.fileExists(atPath: path) else { throw .io(path: path, reason: "options file does not exist") }
+            arguments += ["--options", path]
+        }
+        for path in protoPaths { arguments += ["--search", path] }
+        return arguments
+    }
+
+    /// The nanopb options the schema's own sources set, as scripts/proto-options.py reports them
+    /// (nanopb's parser and inheritance rules), for the descriptor set of the schema under
+    /// `protoDirectory` (absolute paths) with `optionArguments` from `optionSources`.
+    static func nanopbOptions(descriptorSet setPath: String, protoDirectory: String, optionArguments: [String],
+                              tools: GenerationTools) throws(GeneratorError) -> [NanopbOptionSetting] {
+        let report = try tools.run(tools.python, [tools.optionLoader, tools.nanopb + "/generator", setPath, protoDirectory] + optionArguments,
+                                   what: "reading the schema's nanopb options")
+        do { return try JSONDecoder().decode([NanopbOptionSetting].self, from: Data(report)) } catch {
+            throw .io(path: tools.optionLoader, reason: "not a nanopb options report: \(error)")
+        }
     }
 
     /// Skipped and honoured options and skipped extensions, as `protogen plan` reports them.
