@@ -71,7 +71,8 @@ import Testing
         try ".deps/\n.scratch/\n".write(toFile: root + "/.gitignore", atomically: true, encoding: .utf8)
         try "#!/bin/bash\ntrue\n".write(toFile: root + "/scripts/setup.sh", atomically: true, encoding: .utf8)
         try "keep()\nrelease()\n".write(toFile: root + "/src/box.txt", atomically: true, encoding: .utf8)
-        try "plant leak src/box.txt  the box is never released\n-release()\n+skip()\nplant same src/box.txt  changes nothing\n-keep()\n+keep()\n"
+        try ("plant leak src/box.txt  the box is never released\n-release()\n+skip()\nplant same src/box.txt  changes nothing\n-keep()\n+keep()\n"
+             + "plant gone src/box.txt  its line is not there\n-vanished()\n+skip()\n")
             .write(toFile: root + "/scripts/mutation/plants.txt", atomically: true, encoding: .utf8)
         _ = try ScratchTree.output("/usr/bin/git", ["init", "-q"], in: root)
         return root
@@ -98,5 +99,48 @@ import Testing
         let missed = try same.run()
         #expect(!missed.allCaught)
         #expect(missed.rows[0].contains("NOT CAUGHT (the leg passed)"))
+    }
+
+    @Test func oneLegThatMissesFailsTheRunWhateverTheLegsAfterItDo() throws {
+        let root = try repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let leaking = "if grep -q skip src/box.txt; then echo 'ERROR: LeakSanitizer: detected memory leaks'; exit 1; fi; echo clean"
+        var run = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: [(plant: "same", legs: [.asan]), (plant: "leak", legs: [.asan])])
+        run.command = { _ in leaking }
+        var said: [String] = []
+        run.say = { said.append($0) }
+        let result = try run.run()
+        #expect(!result.allCaught, "the first plant was missed, the second caught: the run fails")
+        #expect(result.rows.count == 2)
+        #expect(result.rows[0].hasPrefix("same       asan") && result.rows[0].contains("NOT CAUGHT (the leg passed)"))
+        #expect(result.rows[1].hasPrefix("leak       asan") && result.rows[1].contains("caught (report: ERROR: LeakSanitizer"))
+        let logs = run.logs
+        #expect(said == ["plant-legs: copying the working tree to \(run.tree) (its own .build folders are kept between runs)",
+                         "plant-legs: same -> asan (log \(logs)/same-asan.log)", "plant-legs: " + result.rows[0],
+                         "plant-legs: leak -> asan (log \(logs)/leak-asan.log)", "plant-legs: " + result.rows[1]])
+        #expect(try String(contentsOfFile: logs + "/summary.txt", encoding: .utf8)
+                == "\nPlanted bugs:\n  " + result.rows[0] + "\n  " + result.rows[1] + "\n")
+        #expect(try String(contentsOfFile: logs + "/leak-asan.log", encoding: .utf8).contains("ERROR: LeakSanitizer"))
+    }
+
+    @Test func aPlantWhoseLinesAreGoneIsReportedAndTheRunGoesOnAndFails() throws {
+        let root = try repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var run = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: [(plant: "gone", legs: [.asan]), (plant: "leak", legs: [.asan])])
+        run.command = { _ in "if grep -q skip src/box.txt; then echo 'ERROR: LeakSanitizer: detected memory leaks'; exit 1; fi" }
+        run.say = { _ in }
+        let result = try run.run()
+        #expect(!result.allCaught)
+        #expect(result.rows.count == 2)
+        #expect(result.rows[0] == "gone       cannot be planted: gone: its lines are in src/box.txt 0 times, not once (the code changed?)")
+        #expect(result.rows[1].contains("caught (report:"))
+    }
+
+    @Test func anUnknownPlantStopsTheRunWithStatusTwo() throws {
+        let root = try repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var run = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: [(plant: "no-such-plant", legs: [.asan])])
+        run.say = { _ in }
+        #expect(throws: PlantError("unknown plant 'no-such-plant'", status: 2)) { try run.run() }
     }
 }

@@ -64,6 +64,35 @@ import Testing
         #expect(try String(contentsOfFile: outside + "/src/a.swift", encoding: .utf8).contains("let x = 1"))
     }
 
+    @Test func aPlantLineWithoutAFileIsNoPlantAndLinesBeforeAnyPlantAreIgnored() {
+        let plants = Plants.parse("-stray\nplant lonely\nplant ok src/a.swift  fine\n-a\n+b\n")
+        #expect(plants == [Plant(name: "ok", path: "src/a.swift", old: "a\n", new: "b\n")])
+    }
+
+    @Test func aPlantIsRecordedWithWhetherItsLineIsInATransparentFunction() throws {
+        let tree = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let source = "@_transparent\nfunc t() {\n    inside()\n}  // end t\nfunc u() {\n    outside()\n}\n"
+        try source.write(toFile: tree + "/src/t.swift", atomically: true, encoding: .utf8)
+        // Line 4 closes the transparent function; line 5 opens the next one.
+        try Plants.apply(Plant(name: "end", path: "src/t.swift", old: "}  // end t\n", new: "}\n"), in: tree, touch: true)
+        try Plants.apply(Plant(name: "next", path: "src/t.swift", old: "func u() {\n", new: "func v() {\n"), in: tree, touch: true)
+        try Plants.apply(Plant(name: "off", path: "src/t.swift", old: "    inside()\n", new: "    other()\n"), in: tree, touch: false)
+        #expect(try Plants.record(in: tree).map(\.touch) == [true, false, false])
+        try Plants.unplant(in: tree)
+        #expect(try String(contentsOfFile: tree + "/src/t.swift", encoding: .utf8) == source)
+        #expect(try Plants.record(in: tree).isEmpty, "unplanting empties the record")
+    }
+
+    @Test func checkingAPlantThatChangesNothingFails() throws {
+        let tree = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let same = Plant(name: "same", path: "src/a.swift", old: "    h()\n", new: "    h()\n")
+        #expect(throws: PlantError("same: \(tree)/src/a.swift did not change, or did not come back as it was")) {
+            try Plants.check(same, in: tree)
+        }
+    }
+
     @Test func theRepositorysPlantsAllParse() throws {
         let text = try String(contentsOfFile: RepositoryPaths.root + "/scripts/mutation/plants.txt", encoding: .utf8)
         let plants = Plants.parse(text)
@@ -97,5 +126,43 @@ import Testing
         #expect(SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 3))
         #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 7))
         #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.c", line: 3))
+    }
+
+    @Test func aFuncAtTheStartOfALineOrAfterModifiersIsTheFunctionAndTheAttributeMayStandThreeLinesAbove() throws {
+        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let source = [
+            "@_transparent", "func top() {", "    a()", "}",                                           // 1-4
+            "struct S {", "    @_transparent", "    public func member() {", "        b()", "    }",   // 5-9
+            "    func plain() {", "        c()", "    }",                                           // 10-12
+            "    @_transparent", "    @inlinable", "    @usableFromInline", "    func threeAbove() {", "        d()", "    }", // 13-18
+            "    @_transparent", "    @inlinable", "    @usableFromInline", "    // a comment", "    func fourAbove() {", "        e()", "    }", // 19-25
+            "}",
+        ].joined(separator: "\n") + "\n"
+        try source.write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
+        let transparent = { (line: Int) in SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: line) }
+        #expect(transparent(3), "func at the start of its line")
+        #expect(transparent(4), "the closing brace is still the function's")
+        #expect(transparent(8), "func after a modifier")
+        #expect(!transparent(11), "the next function is not marked")
+        #expect(transparent(17), "the attribute three lines above the func")
+        #expect(!transparent(24), "four lines above is another declaration's")
+    }
+
+    @Test func touchingMarksEverySwiftFileOutsideTheRuntimeChangedAndNothingElse() throws {
+        let tree = NSTemporaryDirectory() + "mutation-touch-" + UUID().uuidString
+        let fm = FileManager.default
+        defer { try? fm.removeItem(atPath: tree) }
+        let files = ["Sources/App/a.swift", "Tests/AppTests/b.swift", "Sources/Shipped/NanopbRuntime/c.swift", "Sources/App/d.c", "Other/e.swift"]
+        let old = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
+        for file in files {
+            try fm.createDirectory(atPath: tree + "/" + (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try "x\n".write(toFile: tree + "/" + file, atomically: true, encoding: .utf8)
+            try fm.setAttributes([.modificationDate: old], ofItemAtPath: tree + "/" + file)
+        }
+        SwiftCallers.touch(tree: tree)
+        let touched = try files.filter { try fm.attributesOfItem(atPath: tree + "/" + $0)[.modificationDate] as? Date != old }
+        #expect(touched == ["Sources/App/a.swift", "Tests/AppTests/b.swift"])
     }
 }
