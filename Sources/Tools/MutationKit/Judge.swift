@@ -1,6 +1,7 @@
 // Judging one mutant in the scratch copy: apply it, run what CI would run for its file, undo it.
-//   1. prepare steps (setup.sh mutants), then for generator and script mutants the regeneration of
-//      the bundled output (`make proto`): a failure kills, as CI's check-protocol would fail;
+//   1. prepare steps (setup.sh mutants), then for generator, script and catalog-emitter mutants the
+//      regeneration of the bundled output (`make proto`, after building `wireproof`: a mutant that
+//      stops that build is no-compile): a failed generation kills, as CI's check-protocol would fail;
 //   2. `swift build --build-tests`: a mutant that does not compile is counted apart, never scored,
 //      except where a broken build is the check (generated code, the ABI guard);
 //   3. the layer's quick suites, then every other suite, then the layer's extra checks: any failure
@@ -70,13 +71,14 @@ struct Judge {
             case .timeout: return (.timeout, command)
             }
         }
-        if m.layer.regenerate {
-            if m.layer.name == "generator" {
-                switch runner.run("swift build --product protogen", limit: limits.build) {
-                case .ok: break
-                case .failed: return (.noCompile, "protogen does not build")
-                case .timeout: return (.timeout, "build")
-                }
+        let regenerates = m.layer.regenerates(m.path)
+        if regenerates {
+            // `make proto` runs `wireproof generate`, which links the generator and the catalog
+            // emitter: a mutant that stops it building is no-compile, not a failed generation.
+            switch runner.run("swift build --product wireproof", limit: limits.build) {
+            case .ok: break
+            case .failed: return (.noCompile, "wireproof does not build")
+            case .timeout: return (.timeout, "build")
             }
             switch runner.run("make proto >/dev/null", limit: limits.build) {
             case .ok: break
@@ -90,7 +92,7 @@ struct Judge {
         case .failed:
             // Generated code that does not build is caught by CI's build, and so is a configuration
             // mutant that trips the ABI guard: that guard's job is to break the build.
-            if m.layer.regenerate { return (.killed, "generated code does not build") }
+            if regenerates { return (.killed, "generated code does not build") }
             if m.layer.buildIsCheck { return (.killed, "the build's own checks") }
             return (.noCompile, "")
         }

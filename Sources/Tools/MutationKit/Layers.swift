@@ -3,6 +3,8 @@
 // under scripts/ (*.sh, *.py) or hand-written Swift file under Sources/ (not Sources/Generated)
 // that is in neither, so new code cannot silently escape mutation testing.
 
+import Foundation
+
 /// A part of the code and the checks CI runs when it changes. Operators come from each file's
 /// language (`Layer.ruleFile(for:)`), so a layer may hold Swift and its Python or shell helpers.
 public struct Layer: Sendable, Equatable {
@@ -11,8 +13,11 @@ public struct Layer: Sendable, Equatable {
     public let patterns: [String]
     /// The `swift test --filter` of the suites closest to the layer.
     public let quick: String
-    /// The bundled output must be regenerated before building.
+    /// The bundled output must be regenerated before building (every file of the layer).
     public var regenerate = false
+    /// The files (globs) of a layer without `regenerate` whose mutants regenerate all the same: code
+    /// that only shapes generated output, which nothing would run unless it is generated again.
+    public var regeneratingFiles: [String] = []
     /// Further commands run after every suite (e.g. make check-protocol).
     public var extra: [String] = []
     /// The code exists to break the build (ABI guard, configuration asserts): a broken build kills.
@@ -37,6 +42,11 @@ public struct Layer: Sendable, Equatable {
         return nil
     }
 
+    /// Whether a mutant of `path` (relative to the root) regenerates the bundled output first.
+    public func regenerates(_ path: String) -> Bool {
+        regenerate || regeneratingFiles.contains { fnmatch($0, path, FNM_PATHNAME) == 0 }
+    }
+
     private func with(_ change: (inout Layer) -> Void) -> Layer { var copy = self; change(&copy); return copy }
 
     /// Every layer, in sampling order. The first eight are the layers CI's sample of 8 takes one
@@ -53,7 +63,9 @@ public struct Layer: Sendable, Equatable {
         Layer("oracle", ["Sources/Proof/ProtoOracle/*.swift"], "ProtoOracleTests"),
         Layer("schema", ["Sources/Proof/ProtoSchema/*.swift"], "ProtoSchemaTests|ProtoOracleTests"),
         Layer("proof", ["Sources/Proof/FacadeProof/*.swift", "Sources/Proof/OracleCheck/*.swift",
-                        "Sources/Proof/CatalogGenerator/*.swift"], "FacadeProofTests|ConformanceTests|ProtoOracleTests"),
+                        "Sources/Proof/CatalogGenerator/*.swift"], "FacadeProofTests|ConformanceTests|ProtoOracleTests")
+            // The catalog emitter's output is the bundled catalog module the suites read.
+            .with { $0.regeneratingFiles = ["Sources/Proof/CatalogGenerator/*.swift"] },
         Layer("transport", ["Sources/Wire/WireTransport/*.swift"], "WireTransportTests"),
         // The generation scripts.
         Layer("scripts", ["scripts/proto-options.py"],
