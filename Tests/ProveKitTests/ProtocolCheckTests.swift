@@ -181,17 +181,36 @@ import TestSupport
         for (committed, fresh) in [("TinyC", "TinyC"), ("Tiny", "Tiny"), ("TinyCatalog", "catalog-TinyCatalog")] {
             try files.copyItem(atPath: work + "/scratch/" + fresh, toPath: work + "/" + committed)
         }
-        #expect(try check.run() == ProtocolCheckOutcome())
-
-        try write("// hand edit\n", to: work + "/Tiny/t_tiny.pb.swift")
-        try write("", to: work + "/TinyC/include/stray.h")
-        #expect(try check.run().differences == [.stale(work + "/TinyC/include/stray.h"), .differs(work + "/Tiny/t_tiny.pb.swift")])
-
-        // The command over the same folders: a difference is exit status 1, a setup error 2.
+        // The command over the same folders: everything matching returns and says so last, on
+        // standard output, naming the folders compared; nothing goes to standard error.
         let arguments = ["--proto-dir", work + "/protos", "--c-out", work + "/TinyC", "--swift-out", work + "/Tiny",
                          "--catalog-out", work + "/TinyCatalog", "--scratch", work + "/scratch"]
-        #expect(throws: ExitCode(1)) { try ProtocolCheckCommand.parse(arguments).run() }
-        #expect(throws: ExitCode(2)) { try ProtocolCheckCommand.parse(arguments + ["--cc", work + "/no-such-cc"]).run() }
+        let out = Said(), err = Said()
+        try ProtocolCheckCommand.parse(arguments).run(out: out.append, err: err.append)
+        #expect(out.lines.last == "check-protocol: generated output matches (\(work)/TinyC, \(work)/Tiny, \(work)/TinyCatalog)")
+        #expect(out.lines.first == "check-protocol: generating \(work)/protos into \(work)/scratch")
+        #expect(err.lines.isEmpty)
+
+        // A difference is exit status 1 with each file listed on standard error and no verdict.
+        try write("// hand edit\n", to: work + "/Tiny/t_tiny.pb.swift")
+        try write("", to: work + "/TinyC/include/stray.h")
+        out.lines = []
+        #expect(throws: ExitCode(1)) { try ProtocolCheckCommand.parse(arguments).run(out: out.append, err: err.append) }
+        #expect(err.lines == [
+            "check-protocol: generated output is out of date; run 'make proto' and commit the result:",
+            "  stale (no longer generated): \(work)/TinyC/include/stray.h",
+            "  differs: \(work)/Tiny/t_tiny.pb.swift",
+            "  (fresh output kept in .scratch/check-protocol; e.g. diff -ru \(work)/TinyC .scratch/check-protocol/TinyC)",
+        ])
+        #expect(!out.lines.contains { $0.hasPrefix("check-protocol: generated output matches") })
+
+        // A setup error is exit status 2 with the error on standard error.
+        err.lines = []
+        #expect(throws: ExitCode(2)) {
+            try ProtocolCheckCommand.parse(arguments + ["--cc", work + "/no-such-cc"]).run(out: out.append, err: err.append)
+        }
+        #expect(err.lines.count == 1)
+        #expect(err.lines.first?.hasPrefix("check-protocol: no-such-cc exited with status -1: ") == true, "\(err.lines)")
     }
 }
 

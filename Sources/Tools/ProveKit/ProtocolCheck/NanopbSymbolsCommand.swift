@@ -30,21 +30,28 @@ public struct NanopbSymbolsCommand: ParsableCommand {
     }
 
     public func run() throws {
+        try run(root: nil, out: ProveCommand.printOut, err: ProveCommand.printError)
+    }
+
+    /// The command on the Wireproof tree at `root` (nil: the one this tool belongs to), progress and
+    /// verdicts to `out`, a stale list and setup errors to `err`. Throws `ExitCode(1)` when --check
+    /// finds the header stale and `ExitCode(2)` when the list cannot be collected or written.
+    func run(root: String?, out: (String) -> Void, err: (String) -> Void) throws {
         do {
-            let inputs = NanopbRuntimeSymbols(root: try GenerationTools.wireproofRoot(), compiler: compiler)
+            let inputs = NanopbRuntimeSymbols(root: try root ?? GenerationTools.wireproofRoot(), compiler: compiler)
             if write {
-                try Self.write(inputs, say: ProveCommand.printOut)
+                try Self.write(inputs, say: out)
                 return
             }
-            let differences = try Self.check(inputs, say: ProveCommand.printOut)
+            let differences = try Self.check(inputs, say: out)
             guard differences.isEmpty else {
-                Self.reportStale(inputs, differences)
+                Self.reportStale(inputs, differences, err: err)
                 throw ExitCode(1)
             }
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            ProveCommand.printError("nanopb-symbols: \(error)")
+            err("nanopb-symbols: \(error)")
             throw ExitCode(2)
         }
     }
@@ -52,29 +59,38 @@ public struct NanopbSymbolsCommand: ParsableCommand {
     /// How the committed header differs from a fresh list (empty: byte for byte the same); prints
     /// the verdict when it holds.
     static func check(_ inputs: NanopbRuntimeSymbols, say: (String) -> Void) throws(ProtocolCheckError) -> [String] {
-        let list = try inputs.collect(say: say)
-        let differences = list.differences(fromCommitted: try NanopbRuntimeSymbols.read(inputs.renameHeader))
+        try check(try inputs.collect(say: say), against: inputs.renameHeader, say: say)
+    }
+
+    /// How the header at `header` differs from `list` (empty: byte for byte the same); prints the
+    /// verdict when it holds.
+    static func check(_ list: NanopbRenameList, against header: String, say: (String) -> Void) throws(ProtocolCheckError) -> [String] {
+        let differences = list.differences(fromCommitted: try NanopbRuntimeSymbols.read(header))
         if differences.isEmpty { say("nanopb-symbols: rename list complete (\(list.symbols.count) symbols, \(list.version))") }
         return differences
     }
 
     /// Prints that the header is stale, each difference and the command that fixes it.
-    static func reportStale(_ inputs: NanopbRuntimeSymbols, _ differences: [String]) {
-        ProveCommand.printError("nanopb-symbols: \(inputs.renameHeader) is stale; run '\(NanopbRenameList.writeCommand)':")
-        for line in differences { ProveCommand.printError("  " + line) }
+    static func reportStale(_ inputs: NanopbRuntimeSymbols, _ differences: [String], err: (String) -> Void) {
+        err("nanopb-symbols: \(inputs.renameHeader) is stale; run '\(NanopbRenameList.writeCommand)':")
+        for line in differences { err("  " + line) }
     }
 
     /// Rewrites the header unless its bytes are already the fresh list's.
     static func write(_ inputs: NanopbRuntimeSymbols, say: (String) -> Void) throws(ProtocolCheckError) {
-        let list = try inputs.collect(say: say)
+        try write(try inputs.collect(say: say), to: inputs.renameHeader, say: say)
+    }
+
+    /// Writes `list`'s header text to `header` unless the file already holds those bytes; says which.
+    static func write(_ list: NanopbRenameList, to header: String, say: (String) -> Void) throws(ProtocolCheckError) {
         let text = list.headerText
-        if FileManager.default.contents(atPath: inputs.renameHeader) == Data(text.utf8) {
-            say("nanopb-symbols: \(inputs.renameHeader) is up to date (\(list.symbols.count) symbols)")
+        if FileManager.default.contents(atPath: header) == Data(text.utf8) {
+            say("nanopb-symbols: \(header) is up to date (\(list.symbols.count) symbols)")
             return
         }
-        guard FileManager.default.createFile(atPath: inputs.renameHeader, contents: Data(text.utf8)) else {
-            throw .io(path: inputs.renameHeader, reason: "cannot write")
+        guard FileManager.default.createFile(atPath: header, contents: Data(text.utf8)) else {
+            throw .io(path: header, reason: "cannot write")
         }
-        say("nanopb-symbols: wrote \(inputs.renameHeader) (\(list.symbols.count) symbols)")
+        say("nanopb-symbols: wrote \(header) (\(list.symbols.count) symbols)")
     }
 }

@@ -65,17 +65,24 @@ public struct ProtocolCheckCommand: ParsableCommand {
     }
 
     public func run() throws {
+        try run(out: ProveCommand.printOut, err: ProveCommand.printError)
+    }
+
+    /// The command with its printing passed in: progress and the passing verdict go to `out`, a
+    /// failure's lines and a setup error to `err`. Throws `ExitCode(1)` when the check failed and
+    /// `ExitCode(2)` when it could not be carried out; returns when everything matches.
+    func run(out: @escaping (String) -> Void, err: (String) -> Void) throws {
         let outcome: ProtocolCheckOutcome
         do {
             outcome = try ProtocolCheck(root: try GenerationTools.wireproofRoot(), settings: settings, compiler: compiler, scratch: scratch,
-                                        say: ProveCommand.printOut).run()
+                                        say: out).run()
         } catch {
-            ProveCommand.printError("check-protocol: \(error)")
+            err("check-protocol: \(error)")
             throw ExitCode(2)
         }
-        for line in Self.failureLines(outcome, settings: settings) { ProveCommand.printError(line) }
+        for line in Self.failureLines(outcome, settings: settings) { err(line) }
         guard outcome.passed else { throw ExitCode(1) }
-        ProveCommand.printOut("check-protocol: generated output matches (\(settings.folders.map(\.committed).joined(separator: ", ")))")
+        out("check-protocol: generated output matches (\(settings.folders.map(\.committed).joined(separator: ", ")))")
     }
 
     /// What a failed check prints, in order: the differing files with the fix and where the fresh
