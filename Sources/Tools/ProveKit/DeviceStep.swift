@@ -35,7 +35,7 @@ extension Prover {
             throw ProveError(description: "the device build: \(error) (--no-device skips the device party)")
         }
         guard let driver = built.driver else { return .skipped("the schema sets no nanopb option") }
-        if built.field32 { ProveCommand.printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
+        if built.field32 { printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
         let status = try ChildProcess.runShowingOutput(
             "/usr/bin/env", Prover.scratchBuild(scratch, ["--product", Self.deviceRunner]))

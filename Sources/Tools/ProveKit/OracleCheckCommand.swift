@@ -45,12 +45,10 @@ public struct OracleCheckCommand: AsyncParsableCommand {
                  + "\(configuration.randomCount) random messages, \(configuration.concurrency) protoc jobs")
         do {
             let report = try await OracleCheck.run(configuration) { done, total in
-                let step = max(1, total / 10)
-                if done % step == 0 || done == total { printError("oracle-check: \(done)/\(total) checked") }
+                if showsProgress(done: done, of: total, times: 10) { printError("oracle-check: \(done)/\(total) checked") }
             }
             printOut(report.table)
-            for failure in report.failures.prefix(20) { printOut(failure.description) }
-            if report.failures.count > 20 { printOut("... and \(report.failures.count - 20) more disagreements") }
+            for line in failureLines(report.failures.map(\.description)) { printOut(line) }
             let total = report.total
             printOut(String(format: "oracle-check: %d agreed, %d disagreed, %d excluded (NaN payloads), %.1f s",
                             total.agreed, total.disagreed, total.excluded, report.seconds))
@@ -59,6 +57,19 @@ public struct OracleCheckCommand: AsyncParsableCommand {
             printError("oracle-check: \(error)")
             return 2
         }
+    }
+}
+
+extension OracleCheckCommand {
+    /// Whether progress `done` of `total` is printed: about `times` lines over a run (every
+    /// `total / times`-th case, every case when there are fewer than `times`), and always the last.
+    static func showsProgress(done: Int, of total: Int, times: Int) -> Bool {
+        done % max(1, total / times) == 0 || done == total
+    }
+
+    /// The disagreements printed after the table: the first 20, then how many were left out.
+    static func failureLines(_ failures: [String]) -> [String] {
+        failures.prefix(20) + (failures.count > 20 ? ["... and \(failures.count - 20) more disagreements"] : [])
     }
 }
 

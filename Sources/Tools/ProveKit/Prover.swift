@@ -38,6 +38,12 @@ struct Prover {
     let root: String
     let protoDirectory: String
     let scratch: String
+    /// Where the oracle's table, its disagreements and the verdict go (standard output unless a
+    /// test collects them).
+    var printOut: @Sendable (String) -> Void = { ProveCommand.printOut($0) }
+    /// Where progress, skipped parties and why the run stopped go (standard error unless a test
+    /// collects them).
+    var printError: @Sendable (String) -> Void = { ProveCommand.printError($0) }
 
     /// Target names in the scratch package (distinctive, so no schema type can shadow a module).
     static let cTarget = "ProvedSchemaC", facadeTarget = "ProvedSchema", catalogTarget = "ProvedSchemaCatalog"
@@ -71,7 +77,7 @@ struct Prover {
     func run() async throws -> Int32 {
         var summary = ProveSummary(protoDirectory: protoDirectory)
         let started = Date()
-        defer { ProveCommand.printError(String(format: "prove: done in %.1f s", Date().timeIntervalSince(started))) }
+        defer { printError(String(format: "prove: done in %.1f s", Date().timeIntervalSince(started))) }
         func finish(_ status: Int32) throws -> Int32 {
             summary.passed = status == 0
             if let json = options.json {
@@ -81,10 +87,10 @@ struct Prover {
             }
             return status
         }
-        ProveCommand.printError("prove: \(protoDirectory) (scratch package \(scratch))")
+        printError("prove: \(protoDirectory) (scratch package \(scratch))")
 
         // 1. Oracle vs protoc.
-        ProveCommand.printError("prove [1/4] oracle vs protoc")
+        printError("prove [1/4] oracle vs protoc")
         var clock = Date()
         var configuration = OracleCheckConfiguration(protoDirectory: protoDirectory, randomCount: options.random, seed: options.seed)
         configuration.includePaths = options.protoPaths + configuration.includePaths + [root + "/.deps/nanopb/generator/proto"]
@@ -93,46 +99,45 @@ struct Prover {
         configuration.descriptorSetOut = scratch + "/schema.pb"
         let oracle: OracleCheckReport
         do {
-            oracle = try await OracleCheck.run(configuration) { done, total in
-                let step = max(1, total / 5)
-                if done % step == 0 || done == total { ProveCommand.printError("prove: oracle \(done)/\(total)") }
+            oracle = try await OracleCheck.run(configuration) { [printError] done, total in
+                if OracleCheckCommand.showsProgress(done: done, of: total, times: 5) { printError("prove: oracle \(done)/\(total)") }
             }
         } catch {
             summary.error = "oracle vs protoc: \(error)"
-            ProveCommand.printError("prove: \(summary.error!)")
+            printError("prove: \(summary.error!)")
             return try finish(2)
         }
-        ProveCommand.printOut(oracle.table)
-        for failure in oracle.failures.prefix(20) { ProveCommand.printOut("FAIL oracle vs protoc: \(failure)") }
+        printOut(oracle.table)
+        for line in Self.oracleFailureLines(oracle.failures.map(\.description)) { printOut(line) }
         let total = oracle.total
         summary.oracle = .init(agreed: total.agreed, disagreed: total.disagreed, excluded: total.excluded, random: total.random)
         summary.seconds["oracle"] = Date().timeIntervalSince(clock)
 
         // 2. Generate C, facades and the catalog into the scratch package.
-        ProveCommand.printError("prove [2/4] generate nanopb C, facades and the catalog")
+        printError("prove [2/4] generate nanopb C, facades and the catalog")
         clock = Date()
         var peer = SwiftProtobufPeerStep.State.off("not generated")
         do { peer = try generate(); summary.swiftProtobuf = peer.summary } catch {
             summary.error = "\(error)"
-            ProveCommand.printError("prove: \(error)")
+            printError("prove: \(error)")
             return try finish(2)
         }
         summary.seconds["generate"] = Date().timeIntervalSince(clock)
 
         // 3. Build the runner.
-        ProveCommand.printError("prove [3/4] build the proof runner (swift build; the first run compiles the runtime too)")
+        printError("prove [3/4] build the proof runner (swift build; the first run compiles the runtime too)")
         clock = Date()
         let build = try ChildProcess.runShowingOutput(
             "/usr/bin/env", Self.scratchBuild(scratch, ["--product", Self.runner]))
         summary.seconds["build"] = Date().timeIntervalSince(clock)
         guard build == 0 else {
             summary.error = "the generated code did not build (exit \(build)); this is a Wireproof bug: please report it with the schema"
-            ProveCommand.printError("prove: \(summary.error!)")
+            printError("prove: \(summary.error!)")
             return try finish(2)
         }
 
         // 4. The proof itself.
-        ProveCommand.printError("prove [4/4] exemplars through the facades vs the oracle, seeded decode mutation")
+        printError("prove [4/4] exemplars through the facades vs the oracle, seeded decode mutation")
         clock = Date()
         let reportPath = scratch + "/proof.json"
         try? FileManager.default.removeItem(atPath: reportPath)
@@ -145,7 +150,7 @@ struct Prover {
         }
         guard runnerStatus == 0 || runnerStatus == 1, let proof = summary.proof else {
             summary.error = "the proof runner stopped abnormally (status \(runnerStatus))"
-            ProveCommand.printError("prove: \(summary.error!)")
+            printError("prove: \(summary.error!)")
             return try finish(2)
         }
 
@@ -153,12 +158,12 @@ struct Prover {
         clock = Date()
         do {
             switch try runDevice() {
-            case .skipped(let why): summary.deviceSkipped = why; ProveCommand.printError("prove: device party skipped: \(why)")
+            case .skipped(let why): summary.deviceSkipped = why; printError("prove: device party skipped: \(why)")
             case .ran(let report): summary.device = report
             }
         } catch {
             summary.error = "\(error)"
-            ProveCommand.printError("prove: \(error)")
+            printError("prove: \(error)")
             return try finish(2)
         }
         summary.seconds["device"] = Date().timeIntervalSince(clock)
@@ -170,11 +175,11 @@ struct Prover {
             clock = Date()
             let step = SchemaFuzzStep(root: root, scratch: scratch, seconds: options.fuzzSeconds,
                                       device: summary.device != nil ? scratch + "/device" : nil, swiftProtobuf: peer)
-            ProveCommand.printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
+            printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
                                     + (step.device == nil ? "" : ", then against the device build for as long"))
             let status: Int32
             do { status = try step.run() } catch {
-                ProveCommand.printError("\(error)")
+                printError("\(error)")
                 status = 2
             }
             summary.fuzz = Self.fuzzOutcome(status)
@@ -184,8 +189,14 @@ struct Prover {
 
         let verdict = Self.verdict(oracleAgreed: total.agreed, oracleDisagreed: total.disagreed, proof: proof,
                                    fuzz: summary.fuzz, fuzzFailed: fuzzFailed, device: summary.device)
-        for line in verdict.lines { ProveCommand.printOut(line) }
+        for line in verdict.lines { printOut(line) }
         return try finish(verdict.proved ? 0 : 1)
+    }
+
+    /// The oracle's disagreements as `prove` prints them after its table: the first 20 (the
+    /// verdict line carries the full count).
+    static func oracleFailureLines(_ failures: [String]) -> [String] {
+        failures.prefix(20).map { "FAIL oracle vs protoc: \($0)" }
     }
 
     /// What the summary records of the fuzz step's exit status.
@@ -223,7 +234,7 @@ struct Prover {
             let lines = try GenerateWithCatalogCommand.generate(
                 request, catalogOut: "\(scratch)/Sources/\(Self.catalogTarget)", protoDirectoryHint: hint,
                 tools: GenerationTools.inTree(root))
-            for line in lines where !line.hasPrefix("wrote ") && !line.hasPrefix("removed ") { ProveCommand.printError(line) }
+            for line in lines where !line.hasPrefix("wrote ") && !line.hasPrefix("removed ") { printError(line) }
         } catch {
             let hint = "\(error)".contains("device's layout") ? " (--no-device skips the device party and its limits)" : ""
             throw ProveError(description: "generation refused the schema: \(error)\(hint)")
@@ -233,11 +244,11 @@ struct Prover {
         if peer == .on {
             // protoc-gen-swift's code is SwiftProtobuf's, not ours: when it does not compile, the
             // peer leaves this proof with the compiler's first error instead of stopping it.
-            ProveCommand.printError("prove: building SwiftProtobuf and its code for this schema")
+            printError("prove: building SwiftProtobuf and its code for this schema")
             peer = try SwiftProtobufPeerStep.checkBuilds(scratch: scratch)
             if peer != .on { try writeManifestAndRunners(peer: peer) }
         }
-        if peer != .on { ProveCommand.printError("prove: SwiftProtobuf peer \(peer.summary)") }
+        if peer != .on { printError("prove: SwiftProtobuf peer \(peer.summary)") }
         return peer
     }
 
