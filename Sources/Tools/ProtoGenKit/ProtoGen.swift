@@ -41,9 +41,7 @@ public struct ProtoGen: ParsableCommand {
         switch command {
         case let facades as FacadesCommand: return try facades.generate()
         case let plan as PlanCommand: return try plan.generate()
-        case let generate as GenerateCommand:
-            let result = try SchemaGeneration.run(generate.options.request, tools: GenerationTools.inTree(try GenerationTools.wireproofRoot()))
-            return result.report + generate.options.hint()
+        case let generate as GenerateCommand: return try generate.generate()
         default: throw CleanExit.helpRequest(command)
         }
     }

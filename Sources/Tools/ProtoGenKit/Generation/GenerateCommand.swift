@@ -115,8 +115,14 @@ public struct GenerateCommand: ParsableCommand {
 
     public init() {}
 
-    public func run() throws {
+    /// Generates what the options ask for and returns the lines the command prints: the run's
+    /// report, then the declaration hint when one is due.
+    func generate() throws -> [String] {
         let result = try SchemaGeneration.run(options.request, tools: GenerationTools.inTree(try GenerationTools.wireproofRoot()))
-        for line in result.report + options.hint() { print(line) }
+        return result.report + options.hint()
+    }
+
+    public func run() throws {
+        for line in try generate() { print(line) }
     }
 }
