@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
 /// `wireproof scratch-manifest`'s flags: each becomes the target, dependency, link or package it
-/// spells, and a malformed or dangling one is refused with a message naming it.
+/// spells, and a malformed or dangling one is refused with a message naming it; the command says
+/// whether it wrote the file or found it unchanged.
 @Suite struct ScratchManifestCommandTests {
     private func manifest(_ arguments: [String]) throws -> ScratchManifest {
         try ScratchManifestCommand.parse(["--dir", "/tmp/unused", "--name", "Bench", "--written-by", "ScratchManifestCommandTests",
@@ -43,6 +45,17 @@ import Testing
         #expect(built.urlDependencies == [.init(url: "https://github.com/apple/swift-protobuf.git", exactVersion: "1.38.1")])
         #expect(built.cxx17)
         #expect(try manifest(["--target", "A"]).cxx17 == false)
+    }
+
+    @Test func theCommandSaysWroteThenUnchangedForTheSameFlags() throws {
+        let folder = try TemporaryFolder("scratch-manifest")
+        let command = try ScratchManifestCommand.parse(["--dir", folder.path + "/pkg", "--name", "Bench", "--written-by", "a test",
+                                                        "--wireproof-root", "/tmp/root", "--target", "Lib"])
+        var said: [String] = []
+        try command.run(say: { said.append($0) })
+        try command.run(say: { said.append($0) })
+        #expect(said == ["scratch-manifest: wrote \(folder.path)/pkg/Package.swift", "scratch-manifest: unchanged \(folder.path)/pkg/Package.swift"])
+        #expect(FileManager.default.contents(atPath: folder.path + "/pkg/Package.swift") == Data(try command.manifest().render(directory: folder.path + "/pkg").utf8))
     }
 
     @Test func aTargetNameThatIsNotAnIdentifierIsRefused() {

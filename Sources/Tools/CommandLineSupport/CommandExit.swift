@@ -10,13 +10,20 @@ public enum CommandExit {
     /// which names the wrong flag or value, then the usage, to standard error), and the parser's
     /// own status for anything else.
     public static func status<Command: ParsableCommand>(for error: any Error, of command: Command.Type) -> Int32 {
+        status(for: error, of: command, out: { print($0) }, err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    }
+
+    /// As `status(for:of:)`, with the two streams passed in (one call a message, no newline).
+    public static func status<Command: ParsableCommand>(
+        for error: any Error, of command: Command.Type, out: (String) -> Void, err: (String) -> Void
+    ) -> Int32 {
         let message = command.fullMessage(for: error)
         let code = command.exitCode(for: error)
         if code == .success {
-            if !message.isEmpty { print(message) }
+            if !message.isEmpty { out(message) }
             return 0
         }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        err(message)
         return code == .validationFailure ? 2 : code.rawValue
     }
 

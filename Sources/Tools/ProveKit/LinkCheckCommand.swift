@@ -18,12 +18,17 @@ public struct LinkCheckCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
+        try run(out: ProveCommand.printOut, err: ProveCommand.printError)
+    }
+
+    /// The check with progress to `out` and why it failed to `err`; any failure is `ExitCode(1)`.
+    func run(out: (String) -> Void, err: (String) -> Void) throws {
         let root = try GenerationTools.wireproofRoot()
         let package = URL(fileURLWithPath: scratch ?? root + "/.scratch/linked").standardizedFileURL.path
         do {
-            try LinkedSchemasCheck(root: root, package: package).run { ProveCommand.printOut($0) }
+            try LinkedSchemasCheck(root: root, package: package).run(say: out)
         } catch {
-            ProveCommand.printError("link-check: \(error)")
+            err("link-check: \(error)")
             throw ExitCode(1)
         }
     }

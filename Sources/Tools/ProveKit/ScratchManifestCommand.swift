@@ -31,8 +31,13 @@ public struct ScratchManifestCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
+        try run(say: { print($0) })
+    }
+
+    /// Writes the manifest and says whether the file changed (`wrote`) or already held that text.
+    func run(say: (String) -> Void) throws {
         let wrote = try manifest().write(into: dir)
-        print("scratch-manifest: \(wrote ? "wrote" : "unchanged") \(dir)/Package.swift")
+        say("scratch-manifest: \(wrote ? "wrote" : "unchanged") \(dir)/Package.swift")
     }
 
     /// The manifest the flags describe; a malformed or dangling flag is a `ValidationError` naming it.
