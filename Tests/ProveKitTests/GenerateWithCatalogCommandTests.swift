@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
 /// `wireproof generate`: a catalog needs facades for every type, and the schema folder it records
-/// is the one given, else relative to the current folder, never absolute.
+/// is the one given, else relative to the current folder, never absolute; a run reports the
+/// catalog last, after C and facades, and writes none when none is due.
 @Suite struct GenerateWithCatalogCommandTests {
     private func command(_ arguments: [String]) throws -> GenerateWithCatalogCommand {
         try GenerateWithCatalogCommand.parse(["--proto-dir", "Protos", "--c-out", "/o/C", "--catalog-out", "/o/Catalog"] + arguments)
@@ -40,5 +42,20 @@ import Testing
         #expect(try GenerateWithCatalogCommand.parse(["--proto-dir", "Protos", "--c-out", "C", "--c-only"]).catalog == nil)
         #expect(throws: (any Error).self) { try GenerateWithCatalogCommand.parse(mine + ["--prune-sources", "Sources/App", "--catalog-out", "Cat"]) }
         #expect(throws: (any Error).self) { try GenerateWithCatalogCommand.parse(["--proto-dir", "Mine", "--c-out", "C", "--c-only", "--catalog-out", "Cat"]) }
+    }
+
+    @Test func aRunWithACatalogReportsItLastAndOneWithoutWritesNone() throws {
+        let work = try TemporaryFolder("generate-catalog")
+        try FileManager.default.createDirectory(atPath: work.path + "/protos", withIntermediateDirectories: true)
+        try Data("syntax = \"proto3\";\nmessage Small { int32 a = 1; }\n".utf8).write(to: URL(fileURLWithPath: work.path + "/protos/small.proto"))
+        let base = ["--proto-dir", work.path + "/protos", "--c-out", work.path + "/SmallC", "--swift-out", work.path + "/Small"]
+        let with = try GenerateWithCatalogCommand.parse(base + ["--catalog-out", work.path + "/SmallCatalog"]).generate()
+        #expect(with.last == "proto: catalog in \(work.path)/SmallCatalog", "\(with)")
+        #expect(with.contains("proto: facades in \(work.path)/Small"))
+        #expect(with.firstIndex { $0.hasPrefix("proto: C target SmallC in ") } ?? .max < with.firstIndex { $0.hasPrefix("proto: facades in ") } ?? -1)
+        #expect(!GeneratedFolderSync.regularFiles(under: work.path + "/SmallCatalog").isEmpty)
+        let without = try GenerateWithCatalogCommand.parse(base).generate()
+        #expect(without.last == "proto: facades in \(work.path)/Small", "\(without)")
+        #expect(!without.contains { $0.hasPrefix("proto: catalog in ") })
     }
 }

@@ -48,6 +48,12 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
     }
 
     public func run() throws {
+        for line in try generate() { print(line) }
+    }
+
+    /// Generates C, facades and, when one is due, the catalog; returns the lines the command
+    /// prints: the run's report, the catalog's, then the declaration hint when one is due.
+    func generate() throws -> [String] {
         let tools = try GenerationTools.inTree(GenerationTools.wireproofRoot())
         let lines: [String]
         if let catalog {
@@ -55,7 +61,7 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
         } else {
             lines = try SchemaGeneration.run(options.request, tools: tools).report
         }
-        for line in lines + options.hint() { print(line) }
+        return lines + options.hint()
     }
 
     /// Generates C, facades and the catalog from one plan; returns the lines to report.
