@@ -28,6 +28,12 @@ public struct SizeProbeCommand: ParsableCommand {
     }
 
     public func run() throws {
+        try run(say: { print($0) })
+    }
+
+    /// Writes the program for the chosen messages (every message of the plan with --all, else the
+    /// --type ones in the order given) and says how many it touches.
+    func run(say: (String) -> Void) throws {
         let document = try PlanDocument.load(plan)
         let messages = document.messages
         guard !messages.isEmpty else { throw ValidationError("the plan \(plan) names no message") }
@@ -40,7 +46,7 @@ public struct SizeProbeCommand: ParsableCommand {
         let text = Self.program(touching: chosen, module: module)
         try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: out))
-        print(chosen.count)
+        say("\(chosen.count)")
     }
 
     /// The probe program's text.
