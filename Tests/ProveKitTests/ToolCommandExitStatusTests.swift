@@ -10,6 +10,14 @@ import Testing
         #expect(await WireproofCommand.main(["prove", "--proto-dir", "/nonexistent-wireproof-schema", "--no-device"]) == 2)
     }
 
+    @Test func proveSaysWhichSchemaFolderIsMissing() async throws {
+        var err: [String] = []
+        await #expect(throws: ExitCode(2)) {
+            try await ProveCommand.parse(["--proto-dir", "/nonexistent-wireproof-schema"]).run(err: { err.append($0) })
+        }
+        #expect(err == ["prove: schema folder /nonexistent-wireproof-schema does not exist"])
+    }
+
     @Test func linkCheckIntoAScratchThatCannotBeMadeExitsOne() async {
         #expect(await WireproofCommand.main(["link-check", "--scratch", "/dev/null/linked"]) == 1)
     }

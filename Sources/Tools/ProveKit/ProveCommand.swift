@@ -88,12 +88,18 @@ public struct ProveCommand: AsyncParsableCommand {
     }
 
     public func run() async throws {
+        try await run(err: { Self.printError($0) })
+    }
+
+    /// The proof; ends by throwing its exit status. A setup error the prover throws is said on
+    /// `err` and is exit status 2.
+    func run(err: (String) -> Void) async throws {
         do {
             throw ExitCode(try await Prover(options: options).run())
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            Self.printError("prove: \(error)")
+            err("prove: \(error)")
             throw ExitCode(2)
         }
     }
