@@ -1,8 +1,12 @@
+import Foundation
+import OracleCheck
 import Testing
 @testable import ProveKit
+import TestSupport
 
 /// What `wireproof oracle-check` and the oracle step of `wireproof prove` print around the
-/// check: which progress counts get a line, and how many disagreements are listed.
+/// check: which progress counts get a line, how many disagreements are listed, and a whole
+/// oracle-check's first and last lines and exit status.
 @Suite struct OracleCheckPrintedLinesTests {
     private func shown(_ total: Int, times: Int) -> [Int] {
         (1...total).filter { OracleCheckCommand.showsProgress(done: $0, of: total, times: times) }
@@ -36,5 +40,33 @@ import Testing
         #expect(lines.first == "FAIL oracle vs protoc: DISAGREE case 1")
         #expect(lines.last == "FAIL oracle vs protoc: DISAGREE case 20")
         #expect(Prover.oracleFailureLines(["one"]) == ["FAIL oracle vs protoc: one"])
+    }
+
+    @Test func anAgreeingRunNamesItsSettingsFirstAndEndsWithTheCountsAndStatusZero() async throws {
+        let work = try TemporaryFolder("oracle-check-lines")
+        try Data("syntax = \"proto3\";\nmessage Tiny { int32 a = 1; string b = 2; }\n".utf8)
+            .write(to: URL(fileURLWithPath: work.path + "/tiny.proto"))
+        var configuration = OracleCheckConfiguration(protoDirectory: work.path, seed: 7)
+        configuration.concurrency = 1
+        let out = CollectedLines(), err = CollectedLines()
+        #expect(await OracleCheckCommand.check(configuration, out: out.append, err: err.append) == 0)
+        #expect(out.lines.first == "oracle-check: \(work.path), seed 7, 0 random messages, 1 protoc jobs")
+        #expect(out.lines.count == 3, "settings, table, summary: \(out.lines)")
+        let summary = try #require(out.lines.last)
+        let agreed = try #require(summary.firstMatch(of: /^oracle-check: ([0-9]+) agreed, 0 disagreed, 0 excluded \(NaN payloads\), [0-9]+\.[0-9] s$/))
+        let total = try #require(Int(agreed.1))
+        #expect(total > 0)
+        #expect(err.lines.last == "oracle-check: \(total)/\(total) checked", "\(err.lines)")
+        #expect(err.lines.count == (1...total).filter { OracleCheckCommand.showsProgress(done: $0, of: total, times: 10) }.count)
+    }
+
+    @Test func aSchemaProtocRejectsIsSaidOnStandardErrorWithStatusTwo() async throws {
+        let work = try TemporaryFolder("oracle-check-bad")
+        try Data("syntax = \"proto3\";\nmessage Bad { int32 a = ; }\n".utf8).write(to: URL(fileURLWithPath: work.path + "/bad.proto"))
+        let out = CollectedLines(), err = CollectedLines()
+        #expect(await OracleCheckCommand.check(OracleCheckConfiguration(protoDirectory: work.path), out: out.append, err: err.append) == 2)
+        #expect(out.lines.count == 1, "only the settings line: \(out.lines)")
+        #expect(err.lines.count == 1)
+        #expect(err.lines.first?.hasPrefix("oracle-check: ") == true, "\(err.lines)")
     }
 }

@@ -93,13 +93,3 @@ import Testing
         #expect((summary["seconds"] as? [String: Double])?["generate"] == nil)
     }
 }
-
-/// Lines printed from any thread, in the order they arrived.
-private final class CollectedLines: @unchecked Sendable {
-    // @unchecked: `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: [String] = []
-
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-    var lines: [String] { lock.withLock { stored } }
-}

@@ -39,22 +39,24 @@ public struct OracleCheckCommand: AsyncParsableCommand {
         throw ExitCode(await Self.check(configuration))
     }
 
-    /// Runs the check and prints progress (stderr), the table and the summary (stdout).
-    static func check(_ configuration: OracleCheckConfiguration) async -> Int32 {
-        printOut("oracle-check: \(configuration.protoDirectory), seed \(configuration.seed), "
-                 + "\(configuration.randomCount) random messages, \(configuration.concurrency) protoc jobs")
+    /// Runs the check and prints progress and a setup error to `err` (stderr), the table, the
+    /// disagreements and the summary to `out` (stdout); returns the exit status.
+    static func check(_ configuration: OracleCheckConfiguration, out: @escaping @Sendable (String) -> Void = { printOut($0) },
+                      err: @escaping @Sendable (String) -> Void = { printError($0) }) async -> Int32 {
+        out("oracle-check: \(configuration.protoDirectory), seed \(configuration.seed), "
+            + "\(configuration.randomCount) random messages, \(configuration.concurrency) protoc jobs")
         do {
             let report = try await OracleCheck.run(configuration) { done, total in
-                if showsProgress(done: done, of: total, times: 10) { printError("oracle-check: \(done)/\(total) checked") }
+                if showsProgress(done: done, of: total, times: 10) { err("oracle-check: \(done)/\(total) checked") }
             }
-            printOut(report.table)
-            for line in failureLines(report.failures.map(\.description)) { printOut(line) }
+            out(report.table)
+            for line in failureLines(report.failures.map(\.description)) { out(line) }
             let total = report.total
-            printOut(String(format: "oracle-check: %d agreed, %d disagreed, %d excluded (NaN payloads), %.1f s",
-                            total.agreed, total.disagreed, total.excluded, report.seconds))
+            out(String(format: "oracle-check: %d agreed, %d disagreed, %d excluded (NaN payloads), %.1f s",
+                       total.agreed, total.disagreed, total.excluded, report.seconds))
             return total.disagreed == 0 ? 0 : 1
         } catch {
-            printError("oracle-check: \(error)")
+            err("oracle-check: \(error)")
             return 2
         }
     }
