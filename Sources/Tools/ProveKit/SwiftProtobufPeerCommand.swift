@@ -18,22 +18,24 @@ public struct SwiftProtobufPeerCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs `work` on the peer of this tree, prints the path it returns, and turns the peer's
-    /// errors into the exit statuses above.
-    static func run(_ work: (SwiftProtobufPeer) throws -> String?) throws {
+    /// Runs `work` on the peer of this tree, prints the path it returns on `out`, and turns the
+    /// peer's errors into the exit statuses above, each said as one prefixed line on `err` (the
+    /// line scripts read the reason from).
+    static func run(out: (String) -> Void = { print($0) }, err: (String) -> Void = { printError($0) },
+                    _ work: (SwiftProtobufPeer) throws -> String?) throws {
         let peer: SwiftProtobufPeer
         do { peer = SwiftProtobufPeer.fromEnvironment(root: try GenerationTools.wireproofRoot()) } catch {
-            printError("swiftprotobuf-peer: \(error)")
+            err("swiftprotobuf-peer: \(error)")
             throw ExitCode.failure
         }
         do {
-            if let path = try work(peer) { print(path) }
+            if let path = try work(peer) { out(path) }
         } catch let error as SwiftProtobufPeerError {
-            peer.say(error.description)
+            err("swiftprotobuf-peer: \(error.description)")
             if case .unavailable = error { throw ExitCode(3) }
             throw ExitCode.failure
         } catch {
-            peer.say("\(error)")
+            err("swiftprotobuf-peer: \(error)")
             throw ExitCode.failure
         }
     }
