@@ -4,7 +4,7 @@
 
 import Foundation
 import ProofSupport
-import ProtoGenKit
+@testable import ProtoGenKit
 import TestSupport
 
 /// What one generation run reported: its exit status (0, or 1 when generation refused) and its lines.
@@ -30,3 +30,15 @@ func said(_ result: GenerationRun) -> String { result.said }
 
 /// What a child process said, stdout then stderr.
 func said(_ result: ChildProcess.Result) -> String { String(decoding: result.stdout + result.stderr, as: UTF8.self) }
+
+/// protoc on the schema folder Tests/Schemas/`shape` (its own nanopb.proto first, then nanopb's),
+/// writing the descriptor set with imports to `folder`/schema.pb. Returns the schema folder and the set.
+func compileTestSchema(_ shape: String, into folder: String) throws -> (schema: String, set: String) {
+    let tools = try GenerationTools.inTree(repositoryRoot)
+    let schema = repositoryRoot + "/Tests/Schemas/" + shape
+    let set = folder + "/schema.pb"
+    _ = try tools.run(tools.protoc, ["-I" + schema, "-I" + tools.nanopb + "/generator/proto", "--include_imports",
+                                     "--descriptor_set_out=" + set] + SchemaGeneration.protoFiles(under: schema),
+                      in: schema, what: "protoc")
+    return (schema, set)
+}

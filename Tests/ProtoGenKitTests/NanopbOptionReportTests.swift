@@ -16,12 +16,8 @@ import TestSupport
     /// with ` unread` after a setting nanopb 0.4.7 cannot read.
     static func report(_ shape: String) throws -> [String] {
         let tools = try GenerationTools.inTree(repositoryRoot)
-        let schema = repositoryRoot + "/Tests/Schemas/" + shape
         let scratch = try TemporaryFolder("option-report")
-        let set = scratch.path + "/schema.pb"
-        _ = try tools.run(tools.protoc, ["-I" + schema, "-I" + tools.nanopb + "/generator/proto", "--include_imports",
-                                         "--descriptor_set_out=" + set] + SchemaGeneration.protoFiles(under: schema),
-                          in: schema, what: "protoc")
+        let (schema, set) = try compileTestSchema(shape, into: scratch.path)
         let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
         return try SchemaGeneration.nanopbOptions(descriptorSet: set, protoDirectory: schema, optionArguments: sources, tools: tools)
             .map { "\($0.kind.rawValue) \($0.element) \($0.option) = \($0.value) <\($0.source)>" + ($0.unread == nil ? "" : " unread") }

@@ -182,7 +182,7 @@ public enum SchemaGeneration {
 
     /// nanopb's layout of the schema under its own options (the device's build), or nil when the
     /// schema sets none.
-    private static func deviceLayoutOf(setPath: String, protoDirectory: String, optionArguments: [String], scratch: ScratchFolder,
+    static func deviceLayoutOf(setPath: String, protoDirectory: String, optionArguments: [String], scratch: ScratchFolder,
                                        tools: GenerationTools) throws(GeneratorError) -> DeviceLayout? {
         try scratch.makeFolder("device")
         _ = try tools.run(tools.python, [tools.deviceBuilder, tools.nanopb, setPath, protoDirectory, scratch.path + "/device"] + optionArguments,
