@@ -213,16 +213,7 @@ public enum DeviceProof {
         for (mutant, answer) in zip(mutants, answers) {
             guard let facade = catalog.messageType(named: mutant.type), let schema = schemas.message(mutant.type) else { continue }
             let verdict = DeviceMutantCheck.judge(mutant.bytes, schema: schema, facade: facade, answer: answer, schemas: schemas, layout: layout)
-            update(mutant.type) { row in
-                row.mutants += 1
-                switch verdict {
-                case .same, .bothRefuse: row.mutantsSame += 1
-                case .explainedByOption: row.mutantsByOption += 1
-                case .deviceMergesWhereFacadesReplace: row.mutantsMerged += 1
-                case .readDifferentlyByStockNanopb: row.mutantsStock += 1
-                case .failure: row.failed += 1
-                }
-            }
+            update(mutant.type) { $0.count(verdict) }
             if case .explainedByOption(let why) = verdict {
                 explained[mutant.type, default: (count: 0, first: "mutant \(mutant.index): \(why)")].count += 1
             }

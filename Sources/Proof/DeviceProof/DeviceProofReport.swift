@@ -32,6 +32,18 @@ public struct DeviceProofReport: Codable, Sendable {
 
         public init(file: String) { self.file = file }
 
+        /// One seeded mutant's verdict, counted in `mutants` and in the column that verdict belongs to.
+        mutating func count(_ verdict: DeviceMutantVerdict) {
+            mutants += 1
+            switch verdict {
+            case .same, .bothRefuse: mutantsSame += 1
+            case .explainedByOption: mutantsByOption += 1
+            case .deviceMergesWhereFacadesReplace: mutantsMerged += 1
+            case .readDifferentlyByStockNanopb: mutantsStock += 1
+            case .failure: failed += 1
+            }
+        }
+
         mutating func add(_ other: Row) {
             exemplars += other.exemplars; accepted += other.accepted; refusedByOption += other.refusedByOption
             truncated += other.truncated; filled += other.filled; limitAt += other.limitAt; limitAtAccepted += other.limitAtAccepted
