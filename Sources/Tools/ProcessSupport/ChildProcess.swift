@@ -7,12 +7,18 @@ import Foundation
 ///
 /// Streams go through files, never pipes, so a large output cannot deadlock on a full pipe.
 public enum ChildProcess {
-    /// The first executable `name` in the folders of PATH (`/usr/bin` when PATH is unset), or
-    /// nil: the one rule by which the proof and the generator find protoc, so a stand-in first
-    /// on PATH replaces every protoc they run.
-    public static func executableOnPath(_ name: String) -> String? {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+    /// The first executable `name` in the folders of `path` (this process's PATH unless given;
+    /// `/usr/bin` when it is unset), or nil: the one rule by which the proof and the generator find
+    /// protoc, so a stand-in first on PATH replaces every protoc they run.
+    public static func executableOnPath(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        (path ?? "/usr/bin").split(separator: ":")
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The protoc every step runs: the first on `path` (this process's PATH unless given), else
+    /// Debian's /usr/bin/protoc, whose absence the step that runs it then reports.
+    public static func protoc(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String {
+        executableOnPath("protoc", path: path) ?? "/usr/bin/protoc"
     }
 
     /// What a finished child produced.

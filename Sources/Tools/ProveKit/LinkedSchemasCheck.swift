@@ -148,7 +148,7 @@ struct LinkedSchemasCheck {
 
     /// protoc --encode of the expectation's text, as lower-case hex.
     func encode(_ expectation: Expectation) throws -> String {
-        let protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
+        let protoc = ChildProcess.protoc()
         let result = try ChildProcess.run(protoc, ["-I.", "-I\(sharedProtos)", "-I/usr/include", "--encode=\(expectation.type)", expectation.file],
                                           input: Array(expectation.text.utf8), in: "\(schemas)/\(expectation.folder)")
         guard result.status == 0 else { throw ProveError(description: "protoc --encode of \(expectation.type) failed: \(result.stderrText)") }

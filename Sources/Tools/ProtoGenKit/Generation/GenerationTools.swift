@@ -9,7 +9,7 @@ import ProcessSupport
 public struct GenerationTools: Sendable {
     /// protoc (Debian's protobuf-compiler): the first on PATH, as the oracle's cross-check finds it,
     /// so one PATH entry stands in for every protoc a proof runs (make check-foreign counts them).
-    public var protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
+    public var protoc = ChildProcess.protoc()
     /// Debian's interpreter, which has python3-protobuf (the first python3 on PATH may not).
     public var python = "/usr/bin/python3"
     /// nanopb's source tree (`.deps/nanopb`, from the Debian source package).

@@ -19,7 +19,7 @@ struct FuzzSchemaFiles {
     /// The descriptor set of every file of Protos/ with its imports into `out`, rewritten only when
     /// its bytes change (so nothing that depends on it rebuilds).
     func writeDescriptorSet(to out: String) throws {
-        let protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
+        let protoc = ChildProcess.protoc()
         let staged = out + ".tmp"
         let result = try ChildProcess.run(protoc, ["-I.", "-I/usr/include", "--include_imports", "--descriptor_set_out=\(staged)"] + protoFiles(),
                                           in: workspace.root + "/Protos")

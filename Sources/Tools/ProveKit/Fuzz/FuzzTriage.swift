@@ -22,7 +22,7 @@ struct FuzzTriage {
     /// protoc --decode_raw of an input's message bytes (everything after the type selector byte),
     /// its standard output then its standard error; empty when protoc cannot be run.
     static func decodeRaw(_ input: [UInt8]) -> String {
-        let protoc = ChildProcess.executableOnPath("protoc") ?? "/usr/bin/protoc"
+        let protoc = ChildProcess.protoc()
         guard let decoded = try? ChildProcess.run(protoc, ["--decode_raw"], input: Array(input.dropFirst())) else { return "" }
         return String(decoding: decoded.stdout + decoded.stderr, as: UTF8.self)
     }
