@@ -44,4 +44,26 @@ struct FinalMessageTests {
         let end = receiveBlocking(peer, min: 1, max: 10)
         #expect(end?.0 == nil && end?.1 == true && end?.2 == nil, "\(String(describing: end))")
     }
+
+    /// UDP has no write side to close: a final message is one more datagram, and later sends go
+    /// out as before.
+    @Test func overUDPAFinalMessageIsAnOrdinaryDatagramAndLaterSendsStillGoOut() throws {
+        // A UDP listener makes the peer's connection at its first datagram.
+        let server = try TestServer(.udp)
+        let (client, states) = makeClient(.udp, port: server.port)
+        defer { server.stop(); client.cancel() }
+        #expect(states.waitFor(.ready))
+        client.send(bytes: [0])
+        #expect(server.accepted.wait { !$0.isEmpty })
+        let peer = try #require(server.accepted.values.first)
+        #expect(receiveBlocking(peer, min: 1, max: 10)?.0 == Data([0]))
+        let sent = Recorder<WireError?>()
+        client.send(content: Data("last".utf8), contentContext: .finalMessage) { sent.append($0) }
+        client.send(bytes: Array("more".utf8)) { sent.append($0) }
+        #expect(sent.wait { $0.count == 2 } && sent.values == [nil, nil], "\(sent.values)")
+        #expect(client.queue.sync { !client.finalMessageQueued })
+        let first = receiveBlocking(peer, min: 1, max: 10), second = receiveBlocking(peer, min: 1, max: 10)
+        #expect(first?.0 == Data("last".utf8) && first?.1 == true, "\(String(describing: first))")
+        #expect(second?.0 == Data("more".utf8) && second?.1 == true, "\(String(describing: second))")
+    }
 }
