@@ -111,6 +111,18 @@ struct ListenerTests {
         #expect(unstarted.port == nil, "a cancelled listener bound a socket")
     }
 
+    /// Cancelling lets go of the handlers set before it (they capture their owners).
+    @Test func cancellingAListenerDropsTheHandlersItHad() throws {
+        let server = try TestServer(.tcp, validate: { _ in true })
+        #expect(server.listener.newConnectionHandler != nil && server.listener.validationHandler != nil)
+        server.stop()
+        #expect(server.states.wait { $0.contains(.cancelled) })
+        let listener = server.listener
+        #expect(listener.newConnectionHandler == nil, "the new-connection handler outlived the cancel")
+        #expect(listener.validationHandler == nil, "the validation handler outlived the cancel")
+        #expect(listener.stateUpdateHandler == nil)
+    }
+
     @Test func listenerOnABusyPortFails() throws {
         let first = try TestServer(.tcp)
         defer { first.stop() }
