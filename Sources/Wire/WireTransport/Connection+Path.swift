@@ -137,8 +137,8 @@ extension Connection {
                 paths.isViable = satisfied
                 report(paths.viabilityHandler, satisfied)
             }
-            let now = paths.watcher?.routeInterfaceIndex
-            let better = satisfied && now != nil && paths.readyInterfaceIndex != nil && now != paths.readyInterfaceIndex
+            let better = Self.isBetterPath(satisfied: satisfied, routeInterface: paths.watcher?.routeInterfaceIndex,
+                                           readyInterface: paths.readyInterfaceIndex)
             if better != paths.betterPathAvailable {
                 paths.betterPathAvailable = better
                 report(paths.betterPathHandler, better)
@@ -146,6 +146,12 @@ extension Connection {
         default:
             break
         }
+    }
+
+    /// The better-path verdict: the route is usable and leaves by a known interface other than
+    /// the known one it left by at ready. An index netlink did not give (nil) is never better.
+    static func isBetterPath(satisfied: Bool, routeInterface now: Int32?, readyInterface: Int32?) -> Bool {
+        satisfied && now != nil && readyInterface != nil && now != readyInterface
     }
 
     private func reportPath(_ path: NetworkPath) {
