@@ -75,6 +75,7 @@ struct ServiceEndpointTests {
         #expect(connection.host == name)
         #expect(connection.remoteAddress?.port == server.port)
         #expect(endpoint.resolutions.count == 1)
+        #expect(connection.queue.sync { connection.serviceTarget } == "box.local", "TLS's default verify name, without the root dot")
         connection.send(bytes: [1, 2, 3])
         #expect(server.accepted.wait { !$0.isEmpty })
         let peer = try #require(server.accepted.values.first)
@@ -91,6 +92,16 @@ struct ServiceEndpointTests {
         #expect(states.waitForFailure() == error, "\(states.values)")
         #expect(states.values.contains(.waiting(error)))
         #expect(endpoint.resolutions.count == 3)
+    }
+
+    /// An answer that names a target but no address fails the attempt, saying which target.
+    @Test func anAnswerWithoutAddressesFailsTheAttemptNamingItsTarget() {
+        let endpoint = ScriptedServiceEndpoint(name, answer: .success(ResolvedServiceEndpoint(targetHost: "box.local.", addresses: [])))
+        let (connection, states) = start(endpoint, retry: RetryPolicy(maximumAttempts: 1))
+        defer { connection.cancel() }
+        let failure = states.waitForFailure()
+        #expect(failure == .serviceResolution(service: name, reason: "the answer (target box.local.) has no address"), "\(states.values)")
+        #expect(connection.queue.sync { connection.serviceTarget } == nil, "no target is kept from an answer without addresses")
     }
 
     /// A resolution that never answers is bounded by the connect timeout, then cancelled.
