@@ -35,10 +35,12 @@ struct NetlinkParserTests {
         bad[NetlinkMessage.headerSize + Int(cwire_sizeof_rtmsg)] = 200  // the first attribute claims 200 bytes
         #expect(!feed.absorb(bad[...], tooLong: nil), "a malformed message alone is no change")
         #expect(feed.skippedMessages.count == 1)
+        #expect(feed.skippedMessages.lastReason == .badAttribute(type: UInt16(cwire_rtm_newroute), offset: 12, length: 200))
         #expect(feed.absorb((Self.routeMessage() + Self.doneMessage)[...], tooLong: nil))
         #expect(feed.skippedMessages.count == 1)
         #expect(feed.absorb([][...], tooLong: .datagramTooLong(length: 70_000, buffer: 65_536)), "lost notifications: evaluate again")
         #expect(feed.skippedMessages.count == 2)
+        #expect(feed.skippedMessages.lastReason == .datagramTooLong(length: 70_000, buffer: 65_536), "the last reason is the latest one")
     }
 
     @Test func fixedPartSizesAreTheKernelHeadersOnes() {
