@@ -29,9 +29,9 @@ public final class DeviceSession {
             self.child = child
         }
         let record = DeviceDriver.littleEndian(UInt32(index)) + DeviceDriver.littleEndian(UInt32(bytes.count)) + bytes
-        guard writeAll(child.input, record), let head = read(child.output, 5) else { return try died() }
+        guard Self.writeAll(child.input, record), let head = Self.read(child.output, 5) else { return try died() }
         let length = Int(head[1]) | Int(head[2]) << 8 | Int(head[3]) << 16 | Int(head[4]) << 24
-        guard let body = read(child.output, length) else { return try died() }
+        guard let body = Self.read(child.output, length) else { return try died() }
         return DeviceAnswer(status: head[0], body: body)
     }
 
@@ -54,7 +54,8 @@ public final class DeviceSession {
         return ChildProcess.waitForExit(child.pid)
     }
 
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Writes all of `bytes` to `fd`, retrying an interrupted write; false on any other failure.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -65,8 +66,8 @@ public final class DeviceSession {
         return true
     }
 
-    /// Exactly `count` bytes, or nil at end of file.
-    private func read(_ fd: Int32, _ count: Int) -> [UInt8]? {
+    /// Exactly `count` bytes, or nil at end of file (or on a failed read).
+    static func read(_ fd: Int32, _ count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count), offset = 0
         while offset < count {
             let got = bytes[offset...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

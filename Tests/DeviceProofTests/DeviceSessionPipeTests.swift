@@ -1,0 +1,26 @@
+// The device session's pipe I/O: a record is written whole, exactly the asked number of bytes is
+// read however the writer splits them, end of file is nil, and a descriptor that cannot be written
+// or read fails at once instead of being retried forever.
+
+import Glibc
+import Testing
+@testable import DeviceProof
+
+@Suite struct DeviceSessionPipeTests {
+    @Test func bytesWrittenInPiecesAreReadBackExactlyAndEndOfFileIsNil() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        #expect(DeviceSession.writeAll(ends[1], [1, 2, 3]))
+        #expect(DeviceSession.writeAll(ends[1], [4, 5]))
+        #expect(DeviceSession.writeAll(ends[1], []), "nothing to write is written")
+        #expect(DeviceSession.read(ends[0], 4) == [1, 2, 3, 4], "four bytes across two writes")
+        close(ends[1])
+        #expect(DeviceSession.read(ends[0], 2) == nil, "one byte left, then end of file: not two bytes")
+    }
+
+    @Test func aDescriptorThatCannotBeUsedFailsAtOnce() {
+        #expect(!DeviceSession.writeAll(-1, [1]))
+        #expect(DeviceSession.read(-1, 1) == nil)
+    }
+}
