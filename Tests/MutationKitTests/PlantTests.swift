@@ -150,6 +150,16 @@ import Testing
         #expect(!transparent(24), "four lines above is another declaration's")
     }
 
+    @Test func blankLinesCountAsLinesWhenFindingTheFunction() throws {
+        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        // Line 5 is the first line of the plain function after two blank lines.
+        try "@_transparent\nfunc t() {}\n\n\nfunc u() {\n    x()\n}\n".write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
+        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 6))
+        #expect(SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 4), "a blank line after t is still below t")
+    }
+
     @Test func touchingMarksEverySwiftFileOutsideTheRuntimeChangedAndNothingElse() throws {
         let tree = NSTemporaryDirectory() + "mutation-touch-" + UUID().uuidString
         let fm = FileManager.default
