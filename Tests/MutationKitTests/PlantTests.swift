@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MutationKit
+import TestSupport
 
 @Suite struct PlantTests {
     let plantsText = """
@@ -117,21 +118,22 @@ import Testing
 }
 
 @Suite struct TransparentFunctionTests {
+    /// Whether each line of `source` (as f.swift in a fresh folder) is inside a `@_transparent` function.
+    static func transparent(_ source: String, path: String = "f.swift") throws -> (Int) -> Bool {
+        let folder = try TemporaryFolder("mutation-transparent")
+        try source.write(toFile: folder.path + "/f.swift", atomically: true, encoding: .utf8)
+        return { line in SwiftCallers.inTransparentFunction(tree: folder.path, path: path, line: line) }
+    }
+
     @Test func aLineInAFunctionMarkedTransparentIsFoundAndACommentNamingTheAttributeIsNot() throws {
-        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: tree) }
         let source = "@_transparent\nfunc a() {\n    x()\n}\n/// Not `@_transparent`.\nfunc b() {\n    y()\n}\n"
-        try source.write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
-        #expect(SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 3))
-        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 7))
-        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.c", line: 3))
+        let transparent = try Self.transparent(source)
+        #expect(transparent(3))
+        #expect(!transparent(7))
+        #expect(try !Self.transparent(source, path: "f.c")(3))
     }
 
     @Test func aFuncAtTheStartOfALineOrAfterModifiersIsTheFunctionAndTheAttributeMayStandThreeLinesAbove() throws {
-        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: tree) }
         let source = [
             "@_transparent", "func top() {", "    a()", "}",                                           // 1-4
             "struct S {", "    @_transparent", "    public func member() {", "        b()", "    }",   // 5-9
@@ -140,8 +142,7 @@ import Testing
             "    @_transparent", "    @inlinable", "    @usableFromInline", "    // a comment", "    func fourAbove() {", "        e()", "    }", // 19-25
             "}",
         ].joined(separator: "\n") + "\n"
-        try source.write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
-        let transparent = { (line: Int) in SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: line) }
+        let transparent = try Self.transparent(source)
         #expect(transparent(3), "func at the start of its line")
         #expect(transparent(4), "the closing brace is still the function's")
         #expect(transparent(8), "func after a modifier")
@@ -151,19 +152,15 @@ import Testing
     }
 
     @Test func blankLinesCountAsLinesWhenFindingTheFunction() throws {
-        let tree = NSTemporaryDirectory() + "mutation-transparent-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: tree) }
         // Line 5 is the first line of the plain function after two blank lines.
-        try "@_transparent\nfunc t() {}\n\n\nfunc u() {\n    x()\n}\n".write(toFile: tree + "/f.swift", atomically: true, encoding: .utf8)
-        #expect(!SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 6))
-        #expect(SwiftCallers.inTransparentFunction(tree: tree, path: "f.swift", line: 4), "a blank line after t is still below t")
+        let transparent = try Self.transparent("@_transparent\nfunc t() {}\n\n\nfunc u() {\n    x()\n}\n")
+        #expect(!transparent(6))
+        #expect(transparent(4), "a blank line after t is still below t")
     }
 
     @Test func touchingMarksEverySwiftFileOutsideTheRuntimeChangedAndNothingElse() throws {
-        let tree = NSTemporaryDirectory() + "mutation-touch-" + UUID().uuidString
+        let folder = try TemporaryFolder("mutation-touch"), tree = folder.path
         let fm = FileManager.default
-        defer { try? fm.removeItem(atPath: tree) }
         let files = ["Sources/App/a.swift", "Tests/AppTests/b.swift", "Sources/Shipped/NanopbRuntime/c.swift", "Sources/App/d.c", "Other/e.swift"]
         let old = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
         for file in files {
