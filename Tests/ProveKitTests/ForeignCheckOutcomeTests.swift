@@ -35,10 +35,4 @@ import Testing
                 == "check-foreign: ok (25 proofs of 21 schemas passed; test_messages_proto2 and an option that cannot be honoured refused; "
                 + "the device crash in nanopb fixed_count found; two schemas linked into one program)")
     }
-
-    @Test func logsInsideTheTreeAreNamedRelativeToIt() {
-        #expect(ForeignCheck.relative("/w/.scratch/foreign/results/a.log", to: "/w") == ".scratch/foreign/results/a.log")
-        #expect(ForeignCheck.relative("/wx/a.log", to: "/w") == "/wx/a.log")
-        #expect(ForeignCheck.relative("/tmp/a.log", to: "/w") == "/tmp/a.log")
-    }
 }

@@ -13,7 +13,7 @@
 // or changing its own environment, and a crash in one proof ends only that row.
 
 import Foundation
-import ProcessSupport
+import ProofSupport
 
 /// One check. Owns `scratch` (.scratch/foreign): it empties `results` at the start of each run
 /// and keeps the scratch packages so a rerun rebuilds only what changed.
@@ -151,12 +151,8 @@ struct ForeignCheck {
         return folder
     }
 
-    private func relative(_ path: String) -> String { Self.relative(path, to: root) }
-
-    /// `path` relative to `root` when inside it (the logs a failure names), else as given.
-    static func relative(_ path: String, to root: String) -> String {
-        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
-    }
+    /// A log a failure names, relative to the tree when inside it.
+    private func relative(_ path: String) -> String { RootPath.shown(path, under: root) }
 
     private static func read(_ path: String) -> String {
         (try? ChildProcess.readFile(path)).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -3,7 +3,7 @@
 // a facade program with its one differing import line swapped.
 
 import Foundation
-import ProcessSupport
+import ProofSupport
 
 extension SwiftProtobufPeer {
     /// Builds protoc-gen-swift, empties `staging` and runs protoc with `arguments` (include paths,
@@ -57,7 +57,7 @@ extension SwiftProtobufPeer {
     }
 
     /// `path` relative to the tree, for messages.
-    func relative(_ path: String) -> String { path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path }
+    func relative(_ path: String) -> String { RootPath.shown(path, under: root) }
 
     /// The first match of `pattern` in `text`.
     static func firstMatch(_ pattern: String, in text: String) -> String? {

@@ -5,6 +5,7 @@
 // rename list. The comparison is against the working tree, which in CI is the committed state.
 
 import Foundation
+import ProofSupport
 import ProtoGenKit
 
 /// What is regenerated and compared: `make proto`'s knobs (PROTO_DIR, C_OUT, C_MODULE, SWIFT_OUT,
@@ -86,8 +87,7 @@ public struct ProtocolCheck {
             try? fm.removeItem(atPath: scratch)
             try fm.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch { throw .io(path: scratch, reason: "cannot create: \(error.localizedDescription)") }
-        let shown = scratch.hasPrefix(root + "/") ? String(scratch.dropFirst(root.count + 1)) : scratch
-        say("check-protocol: generating \(settings.protoDirectory) into \(shown)")
+        say("check-protocol: generating \(settings.protoDirectory) into \(RootPath.shown(scratch, under: root))")
         try generate()
         var outcome = ProtocolCheckOutcome()
         for folder in settings.folders {
