@@ -137,7 +137,7 @@ import Testing
         let json = #"{"protoDirectory":"/p","passed":\#(passed),"oracle":{"agreed":1,"disagreed":0,"excluded":0,"random":0},"seconds":{},"#
             + #""proof":{"rows":[\#(row("a.proto", 2)),\#(row("b.proto", 5))],"failures":[],"missing":[],"#
             + #""deviations":[{"row":3,"summary":"s","elements":4},{"row":7,"summary":"s","elements":0,"explainedExemplars":2},"#
-            + #"{"row":9,"summary":"s","elements":0,"explainedExemplars":0}]},"#
+            + #"{"row":9,"summary":"s","elements":0,"explainedExemplars":0},{"row":11,"summary":"s","elements":0}]},"#
             + (device ? "" : #""deviceSkipped":"--no-device","#) + #""error":"the proof runner stopped abnormally (status 139) and more words here"}"#
         var summary = try JSONDecoder().decode(ProveSummary.self, from: Data(json.utf8))
         if device {

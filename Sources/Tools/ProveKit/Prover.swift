@@ -95,7 +95,9 @@ struct Prover {
         var configuration = OracleCheckConfiguration(protoDirectory: protoDirectory, randomCount: options.random, seed: options.seed)
         configuration.includePaths = options.protoPaths + configuration.includePaths + [root + "/.deps/nanopb/generator/proto"]
         // protoc compiles the schema once: generation (step 2) reads the set the oracle compiled.
+        // The set an earlier run left goes first, so no later step can read a schema older than this one.
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: scratch + "/schema.pb")
         configuration.descriptorSetOut = scratch + "/schema.pb"
         let oracle: OracleCheckReport
         do {
@@ -265,7 +267,7 @@ struct Prover {
         // With the device party on, the facades carry the device's limits, and the party checks
         // their deviceLimitViolations() against its layout on every message it sends.
         request.limitsFromOptions = options.device
-        let hint = protoDirectory.hasPrefix(root + "/") ? String(protoDirectory.dropFirst(root.count + 1)) : nil
+        let hint = RootPath.inside(root, protoDirectory)
         return (request, hint)
     }
 
