@@ -14,13 +14,7 @@ enum RouteVerdict: Equatable {
 enum RouteLookup {
     /// The verdict for `address`; nil when netlink itself failed (no verdict, not "unreachable").
     static func route(to address: SocketAddress) -> RouteVerdict? {
-        guard let destination = address.addressBytes else { return nil }
-        let family = UInt8(truncatingIfNeeded: address.family)
-        // struct rtmsg: family, dst_len (a full-length prefix: this one address), then zeros.
-        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_rtmsg))
-        body[0] = family
-        body[1] = UInt8(destination.count * 8)
-        body += NetlinkMessage.attribute(type: cwire_rta_dst, value: destination)
+        guard let body = routeRequestBody(to: address) else { return nil }
         let sequence = NetlinkSocket.nextSequence()
         let request = NetlinkMessage.request(type: Int32(cwire_rtm_getroute), flags: cwire_nlm_f_request, sequence: sequence, body: body)
         guard let answer = try? NetlinkSocket.query(request, sequence: sequence, dump: false), let first = answer.records.first else {
@@ -51,14 +45,31 @@ enum RouteLookup {
 
     /// The interface with `index` (RTM_GETLINK for that one index), nil if it is gone.
     static func interface(index: Int32) -> NetworkInterface? {
-        // struct ifinfomsg: family, pad, type, then the index at offset 4.
-        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_ifinfomsg))
-        withUnsafeBytes(of: index) { body.replaceSubrange(4 ..< 8, with: $0) }
         let sequence = NetlinkSocket.nextSequence()
-        let request = NetlinkMessage.request(type: Int32(cwire_rtm_getlink), flags: cwire_nlm_f_request, sequence: sequence, body: body)
+        let request = NetlinkMessage.request(type: Int32(cwire_rtm_getlink), flags: cwire_nlm_f_request, sequence: sequence,
+                                             body: linkRequestBody(index: index))
         guard let answer = try? NetlinkSocket.query(request, sequence: sequence, dump: false),
               case .link(let link, _)? = answer.records.first else { return nil }
         return NetworkInterface(link)
+    }
+
+    /// RTM_GETROUTE's body for `address`: a struct rtmsg, then RTA_DST. Nil for a family other
+    /// than IPv4 and IPv6. (A function of its own so its bytes can be checked without a kernel.)
+    static func routeRequestBody(to address: SocketAddress) -> [UInt8]? {
+        guard let destination = address.addressBytes else { return nil }
+        // struct rtmsg: family, dst_len (a full-length prefix: this one address), then zeros.
+        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_rtmsg))
+        body[0] = UInt8(truncatingIfNeeded: address.family)
+        body[1] = UInt8(destination.count * 8)
+        return body + NetlinkMessage.attribute(type: cwire_rta_dst, value: destination)
+    }
+
+    /// RTM_GETLINK's body for the interface with `index`: a struct ifinfomsg.
+    static func linkRequestBody(index: Int32) -> [UInt8] {
+        // struct ifinfomsg: family, pad, type, then the index at offset 4.
+        var body = [UInt8](repeating: 0, count: Int(cwire_sizeof_ifinfomsg))
+        withUnsafeBytes(of: index) { body.replaceSubrange(4 ..< 8, with: $0) }
+        return body
     }
 }
 
