@@ -10,8 +10,9 @@ struct StandInDeviceDriver {
     let folder: String
     var driver: DeviceDriver { DeviceDriver(executable: folder + "/driver", workDirectory: folder + "/work") }
 
-    /// `runs[i]` answers the i-th run of the driver, then it exits with that run's status.
-    init(runs: [(answers: [DeviceAnswer], status: Int32)]) throws {
+    /// `runs[i]` answers the i-th run of the driver, then it exits with that run's status. A run in
+    /// `dying` exits with its status before it opens the response file (a crash on the first record).
+    init(runs: [(answers: [DeviceAnswer], status: Int32)], dying: Set<Int> = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-standin-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let script = """
@@ -20,14 +21,16 @@ struct StandInDeviceDriver {
             [ "$1" = --fields ] && exit 0
             n=$(cat "$d/count" 2>/dev/null || echo 0)
             echo $((n + 1)) > "$d/count"
-            [ -f "$d/answers.$n" ] || exit 3
+            [ -f "$d/answers.$n" ] || exit $(cat "$d/status.$n" 2>/dev/null || echo 3)
             cat "$d/answers.$n" > "$2"
             exit $(cat "$d/status.$n")
             """
         try script.write(toFile: folder + "/driver", atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/driver")
         for (index, run) in runs.enumerated() {
-            try Data(run.answers.flatMap(Self.record)).write(to: URL(fileURLWithPath: folder + "/answers.\(index)"))
+            if !dying.contains(index) {
+                try Data(run.answers.flatMap(Self.record)).write(to: URL(fileURLWithPath: folder + "/answers.\(index)"))
+            }
             try "\(run.status)".write(toFile: folder + "/status.\(index)", atomically: true, encoding: .utf8)
         }
     }
