@@ -49,4 +49,11 @@ import TestSupport
         let named = try package(manifest: "// mentions ShopC without quotes\n")
         #expect(try options(["--swift-out", "/s/Gen/Shop"], root: named.path).hint().count == 7)
     }
+
+    @Test func aRootWithoutAManifestGetsTheHintAsAManifestWithoutTheModuleWould() throws {
+        let root = try TemporaryFolder("HintRoot")
+        let lines = try options(["--swift-out", "/s/Gen/Shop"], root: root.path).hint()
+        #expect(lines.count == 7)
+        #expect(lines.dropFirst().first == "    dependencies: [.package(path: \"\(root.path)\")],")
+    }
 }

@@ -26,18 +26,11 @@ public struct PlanCommand: ParsableCommand {
         return try FacadePlan(schema: plan.loadSchema(), inputs: plan.inputs(selection: selection))
     }
 
-    /// The plan as one JSON text; the option and extension report goes to standard error.
-    func generate() throws(GeneratorError) -> [String] {
+    /// The plan as one JSON text; the option and extension report (`SchemaGeneration.planReport`)
+    /// goes to `report` a line at a time, standard error unless a test passes its own.
+    func generate(report: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) throws(GeneratorError) -> [String] {
         let plan = try buildPlan()
-        for (setting, reason) in plan.skipped {
-            FileHandle.standardError.write(Data("protogen: nanopb option skipped: \(setting.label): \(reason)\n".utf8))
-        }
-        for ext in plan.skippedExtensions {
-            FileHandle.standardError.write(Data("protogen: extension skipped: \(FacadePlan.extensionLabel(ext)): \(FacadePlan.extensionSkipReason)\n".utf8))
-        }
-        for setting in plan.honoured {
-            FileHandle.standardError.write(Data("protogen: nanopb option honoured: \(setting.label)\n".utf8))
-        }
+        for line in SchemaGeneration.planReport(plan) { report(line) }
         return [ProtoGen.planJSON(plan)]
     }
 
