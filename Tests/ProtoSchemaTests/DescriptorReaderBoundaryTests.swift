@@ -41,7 +41,8 @@ private typealias W = HandBuiltWire
     }
 
     @Test func aVarintCutShortAndAStringThatIsNotUTF8AreRefusedWhereTheyStart() {
-        #expect(throws: SchemaError.malformed(reason: "truncated varint", offset: 3)) { try Self.load(W.tag(1, 0)) }
+        // The varint starts at byte 3 and is cut after its first byte.
+        #expect(throws: SchemaError.malformed(reason: "truncated varint", offset: 3)) { try Self.load(W.tag(1, 0) + [0x80]) }
         #expect(throws: SchemaError.malformed(reason: "invalid UTF-8 in string", offset: 3)) { try Self.load(W.len(1, [0xff])) }
     }
 
