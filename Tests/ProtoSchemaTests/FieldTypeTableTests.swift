@@ -27,3 +27,24 @@ import ProtoSchema
         #expect([WireType.varint, .fixed64, .lengthDelimited, .startGroup, .endGroup, .fixed32].map(\.rawValue) == [0, 1, 2, 3, 4, 5])
     }
 }
+
+@Suite struct ExtensionFieldTests {
+    @Test func aFieldIsAnExtensionExactlyWhenItNamesAnExtendee() throws {
+        func field(_ extendee: String?) -> FieldSchema {
+            FieldSchema(name: "x", number: 1, label: .optional, type: .int32, typeName: nil, oneofIndex: nil, isProto3Optional: false,
+                        packedOption: nil, isPacked: false, defaultValue: nil, jsonName: "x", hasPresence: true, extendee: extendee, scope: "p")
+        }
+        #expect(field("p.M").isExtension)
+        #expect(!field(nil).isExtension)
+    }
+
+    @Test func anExtensionOfAnUnknownMessageNamesTheExtensionAndTheExtendee() {
+        // file { name: "x.proto" package: "p" message_type { name: "M" }
+        //   extension { name: "x" number: 1 type: TYPE_MESSAGE type_name: ".p.M" extendee: ".p.Missing" } }
+        let ext: [UInt8] = [0x0a, 1, 0x78, 0x18, 1, 0x28, 11, 0x32, 4] + Array(".p.M".utf8) + [0x12, 10] + Array(".p.Missing".utf8)
+        let file: [UInt8] = [0x0a, 7] + Array("x.proto".utf8) + [0x12, 1, 0x70, 0x22, 3, 0x0a, 1, 0x4d, 0x3a, UInt8(ext.count)] + ext
+        #expect(throws: SchemaError.unresolvedType(field: "p.x", typeName: "p.Missing")) {
+            try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
+        }
+    }
+}
