@@ -74,6 +74,13 @@ private typealias W = HandBuiltWire
         #expect(try writer.set(for: "q.proto", withC: []) == W.len(1, W.text(1, "q.proto") + W.text(2, "q") + types))
     }
 
+    @Test func aFileThatImportsItselfIsWrittenOnceAndLast() throws {
+        let own = W.text(1, "f.proto") + W.text(3, "f.proto")
+        let set = W.len(1, W.text(1, "g.proto")) + W.len(1, own)
+        let writer = try DescriptorSetWriter(descriptorSet: set, renames: [])
+        #expect(try writer.set(for: "f.proto", withC: ["f.proto", "g.proto"]) == W.len(1, own))
+    }
+
     @Test func aFileTheSetLacksIsRefusedByName() throws {
         let writer = try DescriptorSetWriter(descriptorSet: W.len(1, W.text(1, "a.proto")), renames: [])
         #expect(throws: SchemaError.malformed(reason: "the plan names b.proto, which is not in the descriptor set", offset: 0)) {
