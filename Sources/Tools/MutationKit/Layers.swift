@@ -74,14 +74,15 @@ public struct Layer: Sendable, Equatable {
         // `wireproof check-protocol` and `nanopb-symbols`: their tests make each check fail, and CI's leg runs them.
         Layer("protocol-check", ["Sources/Tools/ProveKit/ProtocolCheck/*.swift"], "ProtocolCheckTests|NanopbRenameListTests")
             .with { $0.extra = ["make check-protocol"] },
-        // The command-line tools and their process plumbing: prove, generate, oracle-check. A whole
-        // `prove` (its orchestration runs only after a `swift build` of the scratch package, which no
-        // suite does) on one of our option schemas, as check-foreign's leg does: every step, the
-        // SwiftProtobuf peer and the device party; about 8 s warm, 100 s in a fresh scratch copy.
+        // The command-line tools and their process plumbing: prove, generate, oracle-check. Then
+        // check-foreign's leg on one of our option schemas: a whole `prove` (its orchestration runs
+        // only after a `swift build` of the scratch package, which no suite does) with every step,
+        // the SwiftProtobuf peer and the device party, and the check's own run loop and table; about
+        // 12 s warm, 5 minutes in a fresh scratch copy.
         Layer("tools", ["Sources/Tools/ProveKit/*.swift", "Sources/Tools/protogen/*.swift", "Sources/Tools/wireproof/*.swift",
                         "Sources/Tools/CommandLineSupport/*.swift", "Sources/Tools/ProcessSupport/*.swift",
                         "Sources/Proof/ProofSupport/*.swift"], "ProcessSupportTests|ProveKitTests|ProtoOracleTests")
-            .with { $0.extra = ["make check-protocol", "make run PROTO_DIR=Tests/Schemas/options-repeated"]; $0.extraLimit = 600 },
+            .with { $0.extra = ["make check-protocol", "make check-foreign FOREIGN_ARGS='--only options-repeated'"]; $0.extraLimit = 900 },
         // nanopb's own generator run with the schema's options, and the device party built from it.
         Layer("device", ["Sources/Proof/DeviceProof/*.swift", "Sources/Tools/NanopbDeviceLayout/*.swift",
                          "scripts/device-build.py", "scripts/nanopb_options_file.py"], "DeviceProofTests|DeviceLimitEmitterTests"),
