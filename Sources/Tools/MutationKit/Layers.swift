@@ -78,11 +78,13 @@ public struct Layer: Sendable, Equatable {
         // check-foreign's leg on one of our option schemas: a whole `prove` (its orchestration runs
         // only after a `swift build` of the scratch package, which no suite does) with every step,
         // the SwiftProtobuf peer and the device party, and the check's own run loop and table; about
-        // 12 s warm, 5 minutes in a fresh scratch copy.
+        // 12 s warm, 5 minutes in a fresh scratch copy. And CI's migration leg (the SwiftProtobuf
+        // peer's package and programs; 14 s warm, about a minute fresh).
         Layer("tools", ["Sources/Tools/ProveKit/*.swift", "Sources/Tools/protogen/*.swift", "Sources/Tools/wireproof/*.swift",
                         "Sources/Tools/CommandLineSupport/*.swift", "Sources/Tools/ProcessSupport/*.swift",
                         "Sources/Proof/ProofSupport/*.swift"], "ProcessSupportTests|ProveKitTests|ProtoOracleTests")
-            .with { $0.extra = ["make check-protocol", "make check-foreign FOREIGN_ARGS='--only options-repeated'"]; $0.extraLimit = 900 },
+            .with { $0.extra = ["make check-protocol", "make check-foreign FOREIGN_ARGS='--only options-repeated'", "make migration-sample"]
+                $0.extraLimit = 900 },
         // nanopb's own generator run with the schema's options, and the device party built from it.
         Layer("device", ["Sources/Proof/DeviceProof/*.swift", "Sources/Tools/NanopbDeviceLayout/*.swift",
                          "scripts/device-build.py", "scripts/nanopb_options_file.py"], "DeviceProofTests|DeviceLimitEmitterTests"),
