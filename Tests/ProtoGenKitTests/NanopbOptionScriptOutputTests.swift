@@ -1,0 +1,98 @@
+// scripts/proto-options.py run as `protogen plan --nanopb-options` runs it, on small schemas written
+// here: its exact standard output (the JSON list, keys sorted, one space of indent, a final line
+// end), a schema whose own nanopb.proto lives under another path, and the one line on stderr
+// that names the file and element being read when a failure nothing else expects occurs.
+
+import Foundation
+import ProofSupport
+import Testing
+import TestSupport
+@testable import ProtoGenKit
+
+@Suite struct NanopbOptionScriptOutputTests {
+    /// Writes `files` (path → text) into a scratch folder, compiles every `.proto` among them with
+    /// imports into a descriptor set (nanopb's generator/proto on the import path after the
+    /// folder), and runs the script on it.
+    static func run(_ files: [String: String]) throws -> ChildProcess.Result {
+        let tools = try GenerationTools.inTree(repositoryRoot)
+        let scratch = try TemporaryFolder("option-script")
+        for (path, text) in files {
+            let file = scratch.path + "/" + path
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        let set = scratch.path + "/schema.pb"
+        _ = try tools.run(tools.protoc, ["-I" + scratch.path, "-I" + tools.nanopb + "/generator/proto", "--include_imports",
+                                         "--descriptor_set_out=" + set] + files.keys.filter { $0.hasSuffix(".proto") }.sorted(),
+                          in: scratch.path, what: "protoc")
+        return try ChildProcess.run("/usr/bin/python3", [repositoryRoot + "/scripts/proto-options.py", tools.nanopb + "/generator",
+                                                         set, scratch.path], in: repositoryRoot)
+    }
+
+    static let mini = """
+        syntax = "proto2";
+        import "nanopb.proto";
+        package mini;
+        message M { optional string name = 1 [(nanopb).max_size = 8]; }
+
+        """
+
+    /// The report's entry for `mini`'s one annotation, as json.dump(indent=1, sort_keys=True) prints it.
+    static let maxSizeEntry = """
+         {
+          "element": "mini.M.name",
+          "file": "mini.proto",
+          "kind": "field",
+          "option": "max_size",
+          "source": "(nanopb) annotation",
+          "value": "8"
+         }
+        """
+
+    @Test func theReportIsAJSONListWithSortedKeysOneSpaceOfIndentAndAFinalLineEnd() throws {
+        let result = try Self.run(["mini.proto": Self.mini, "mini.options": "mini.M.name sort_fields:true\n"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            [
+             {
+              "element": "mini.M.name",
+              "file": "mini.proto",
+              "kind": "pattern",
+              "option": "sort_fields",
+              "source": "mini.options:1",
+              "unread": "nanopb 0.4.7 has no option named sort_fields",
+              "value": "true"
+             },
+
+            """ + Self.maxSizeEntry + "\n]\n")
+    }
+
+    @Test func annotationsThroughTheSchemasOwnNanopbProtoUnderAnotherPathAreRead() throws {
+        let nanopb = try String(contentsOfFile: repositoryRoot + "/.deps/nanopb/generator/proto/nanopb.proto", encoding: .utf8)
+        let result = try Self.run(["vendored/nanopb.proto": nanopb,
+                                   "mini.proto": Self.mini.replacingOccurrences(of: #"import "nanopb.proto""#, with: #"import "vendored/nanopb.proto""#)])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + Self.maxSizeEntry + "\n]\n")
+    }
+
+    @Test func aFailureWhileReadingAnElementNamesItsFileAndElementOnOneLine() throws {
+        // Field 1010 of a oneof's options, where a newer nanopb.proto puts (nanopb): bytes that
+        // are no NanoPBOptions message (a length running past the end).
+        let result = try Self.run(["odd.proto": """
+            syntax = "proto2";
+            import "google/protobuf/descriptor.proto";
+            package odd;
+            extend google.protobuf.OneofOptions { optional bytes oneof_nanopb = 1010; }
+            message M {
+              oneof choice {
+                option (oneof_nanopb) = "\\x0a\\x09";
+                int32 a = 1;
+              }
+            }
+
+            """, "odd.options": "odd.M.a int_size:IS_8\n"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(String(decoding: result.stderr, as: UTF8.self) == "proto-options: odd.proto: odd.M.choice: cannot read its nanopb options: "
+                + "DecodeError: Error parsing message with type 'NanoPBOptions'\n")
+    }
+}
