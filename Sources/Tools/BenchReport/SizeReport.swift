@@ -21,9 +21,7 @@ public enum SizeReport {
             let release = build + "/release"
             let attributor = SymbolAttributor(
                 nanopbSymbols: try BinaryTools.definedSymbols(objectsUnder: release + "/CNanopb.build"),
-                generatedSymbols: try SymbolAttributor.schemaCModules.reduce(into: Set<String>()) {
-                    $0.formUnion(try BinaryTools.definedSymbols(objectsUnder: release + "/\($1).build"))
-                })
+                generatedSymbols: try SymbolAttributor.schemaCSymbols(release: release))
             var executables: [String: ExecutableSize] = [:]
             for exe in probes {
                 let binary = release + "/" + exe

@@ -33,6 +33,14 @@ public struct SymbolAttributor: Sendable {
     /// The schema C modules of the bench package (their objects define the generated C).
     public static let schemaCModules = ["BundledProtoC", "PrunedOneC", "PrunedPacketC"]
 
+    /// The names the objects of every schema C module under `release` (a SwiftPM `release`
+    /// folder, one `<module>.build` folder each) define: the generated C.
+    static func schemaCSymbols(release: String) throws -> Set<String> {
+        try schemaCModules.reduce(into: Set<String>()) {
+            $0.formUnion(try BinaryTools.definedSymbols(objectsUnder: release + "/\($1).build"))
+        }
+    }
+
     let nanopbSymbols: Set<String>
     let generatedSymbols: Set<String>
     /// Matches the mangling of an imported schema C struct: `So<len>_<name>V`.

@@ -36,10 +36,17 @@ public enum BenchRunError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Progress lines "[NAME   SSs] what", seconds since the clock was made.
+/// Progress lines "[NAME   SSs] what", seconds since the clock was made. A step prints every
+/// line of its own through `emit` (stdout, flushed), so a test can read all it said.
 struct ProgressClock {
     let name: String
     let started = Date()
+    let emit: @Sendable (String) -> Void
+
+    init(name: String, emit: @escaping @Sendable (String) -> Void = { print($0); fflush(nil) }) {
+        self.name = name
+        self.emit = emit
+    }
 
     func line(_ what: String) -> String {
         let seconds = Int(Date().timeIntervalSince(started))
@@ -48,8 +55,7 @@ struct ProgressClock {
     }
 
     func say(_ what: String) {
-        print(line(what))
-        fflush(nil)
+        emit(line(what))
     }
 }
 
@@ -95,13 +101,8 @@ struct BenchShell {
         return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Prints each line of `text`, indented by two spaces, skipping those `skip` rejects.
-    static func echoIndented(_ text: String, skip: (Substring) -> Bool = { _ in false }) {
-        for line in indentedLines(text, skip: skip) { print(line) }
-    }
-
-    /// The lines `echoIndented` prints: each line of `text` (a final line end does not start a
-    /// line) that `skip` accepts, with two spaces in front.
+    /// The lines of `text` a step echoes (a final line end does not start a line), those `skip`
+    /// rejects left out, each with two spaces in front.
     static func indentedLines(_ text: String, skip: (Substring) -> Bool = { _ in false }) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
             .filter { !skip($0) }.map { "  " + $0 }

@@ -26,7 +26,7 @@ enum CodecTimingStep {
                                     log: timeOutput, stderr: out + "/codec-time.log") == 0 else {
             throw BenchRunError.failed("CodecBench time failed", log: out + "/codec-time.log")
         }
-        BenchShell.echoIndented(try BenchShell.read(timeOutput)) { $0.hasPrefix("RESULT") }
+        BenchShell.indentedLines(try BenchShell.read(timeOutput)) { $0.hasPrefix("RESULT") }.forEach(clock.emit)
         let listings = out + "/callgrind"
         try FileManager.default.createDirectory(atPath: listings, withIntermediateDirectories: true)
         if settings.callgrindIterations > 0 {
@@ -40,13 +40,13 @@ enum CodecTimingStep {
                 if try BenchShell.status(command, log: "\(listings)/\(packet).log", environment: callgrindEnvironment) == 0 {
                     try BenchShell.status(CallgrindRun.annotateCommand("\(listings)/\(packet).out"), log: "\(listings)/\(packet).txt")
                 } else {
-                    print("  valgrind failed on packet \(packet) (see \(listings)/\(packet).log); wall time only")
+                    clock.emit("  valgrind failed on packet \(packet) (see \(listings)/\(packet).log); wall time only")
                 }
             }
         }
         try ReportCommand.update(settings.results) {
             try CodecReport.report(timeOutput: timeOutput, annotateDirectory: listings,
-                                   iterations: max(settings.callgrindIterations, 1), into: &$0, print: ReportCommand.emit)
+                                   iterations: max(settings.callgrindIterations, 1), into: &$0, print: clock.emit)
         }
     }
 }

@@ -48,7 +48,7 @@ enum RatioStep {
             try BenchShell.run(["strip", "-g", "-o", stripped, built], log: work + "/strip.log", failure: "strip -g of codec-speed-swiftprotobuf failed")
             swiftProtobuf = stripped
         } else if status == ReleaseBuildStep.peerSkippedStatus {
-            print("  SwiftProtobuf row skipped: \(BenchRunError.tail((try? BenchShell.read(peerLog)) ?? "", lines: 1))")
+            clock.emit("  SwiftProtobuf row skipped: \(BenchRunError.tail((try? BenchShell.read(peerLog)) ?? "", lines: 1))")
         } else {
             throw BenchRunError.failed("codec-speed-swiftprotobuf does not build", log: peerLog)
         }
@@ -87,7 +87,7 @@ enum RatioStep {
     static func runScript(enabled: Bool, knob: String, what: String, table: String, announce: String,
                           command makeCommand: () throws -> [String], environment: [String: String], clock: ProgressClock) throws {
         guard enabled else {
-            print("  \(knob)=0: \(what) not measured")
+            clock.emit("  \(knob)=0: \(what) not measured")
             try? FileManager.default.removeItem(atPath: table)
             return
         }
@@ -95,7 +95,7 @@ enum RatioStep {
         let command = try makeCommand()
         let log = table.replacingOccurrences(of: ".txt", with: ".log")
         let status = try BenchShell.status(command, log: table, stderr: log, environment: environment)
-        BenchShell.echoIndented((try? BenchShell.read(table)) ?? "")
+        BenchShell.indentedLines((try? BenchShell.read(table)) ?? "").forEach(clock.emit)
         guard status == 0 else { throw BenchRunError.failed("\(command.joined(separator: " ")) failed", log: log) }
     }
 }

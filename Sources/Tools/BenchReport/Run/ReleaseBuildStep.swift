@@ -30,7 +30,7 @@ enum ReleaseBuildStep {
             let log = "\(out)/build-\(configuration.rawValue).log"
             try BenchShell.run(buildCommand(settings, package: package, configuration), log: log,
                                failure: "release build (\(configuration.rawValue)) failed; log: \(log)", tailLines: 40)
-            print("  built in \(Int(Date().timeIntervalSince(started)))s")
+            clock.emit("  built in \(Int(Date().timeIntervalSince(started)))s")
         }
         for configuration in ReleaseConfiguration.allCases {
             for exe in SizeReport.probes {
@@ -40,17 +40,17 @@ enum ReleaseBuildStep {
                 }
             }
         }
-        print("")
+        clock.emit("")
         clock.say("3/5 sizes: stripped copies, `size`, `nm -S` attribution")
         try ReportCommand.update(settings.results) {
             try SizeReport.measure(ReleaseConfiguration.allCases.map { ($0.rawValue, settings.releaseBuild($0)) },
                                    outDirectory: out, allCount: scratch.allCount, oneCount: scratch.oneCount,
-                                   into: &$0, print: ReportCommand.emit)
+                                   into: &$0, print: clock.emit)
         }
 
         // 3b. Benchmarks/SizePacket/main.swift, unchanged but for its import, against protoc-gen-swift's
         // code for Protos/ in the SwiftProtobuf peer package; the baseline is the same SizeBaseline.
-        print("")
+        clock.emit("")
         var peerBuilds: [(name: String, executable: String)] = []
         for configuration in ReleaseConfiguration.allCases {
             clock.say("3/5 SwiftProtobuf 1.38.1: the SizePacket source against protoc-gen-swift's code (\(configuration.rawValue))")
@@ -65,14 +65,14 @@ enum ReleaseBuildStep {
                 }
                 peerBuilds.append((configuration.rawValue, executable))
             } else if status == peerSkippedStatus {
-                print("  bench-swiftprotobuf: skipped: \(BenchRunError.tail((try? BenchShell.read(log)) ?? "", lines: 1))")
+                clock.emit("  bench-swiftprotobuf: skipped: \(BenchRunError.tail((try? BenchShell.read(log)) ?? "", lines: 1))")
             } else {
                 throw BenchRunError.failed("the SwiftProtobuf size probe failed (\(configuration.rawValue))", log: log)
             }
         }
         if !peerBuilds.isEmpty {
             try ReportCommand.update(settings.results) {
-                try PeerSizeReport.measure(peerBuilds, outDirectory: out, into: &$0, print: ReportCommand.emit)
+                try PeerSizeReport.measure(peerBuilds, outDirectory: out, into: &$0, print: clock.emit)
             }
         }
     }
