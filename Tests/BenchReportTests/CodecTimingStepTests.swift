@@ -27,9 +27,14 @@ import Testing
             "echo 'packet chat: 356 bytes'\necho 'RESULT chat facade_encode median_ns 2000 p25_ns 1900 p75_ns 2100'\necho progress >&2\n",
             callgrindIterations: 0)
         defer { folder.remove() }
-        try CodecTimingStep.run(settings, clock: Self.clock)
+        let printed = PrintedLines()
+        try CodecTimingStep.run(settings, clock: printed.clock())
         #expect(try folder.read("calls") == "time \(settings.out)/rtm.pb 7 2\n")
         let results = try BenchResults.load(settings.results)
+        var table: [String] = []
+        for packet in results.codec ?? [] { CodecReport.printPacket(packet, [:], print: { table.append($0) }) }
+        #expect(printed.lines() == ["[test] 4/5 facade vs oracle, wall time: 7 interleaved rounds of ~2 ms batches per operation",
+                                    "  packet chat: 356 bytes"] + table, "the time output echoed but its RESULT lines, then the table")
         #expect(results.codec == [PacketTimings(packet: "chat", bytes: 356,
                                                 operations: ["facade_encode": ["median_ns": 2000, "p25_ns": 1900, "p75_ns": 2100]])])
         #expect(results.instructions == [:])
@@ -61,7 +66,11 @@ import Testing
         try ProbeObjects.link(status: 0, to: folder.path + "/exe")
         let bench = String(CodecTimingStep.codecBench(settings).dropFirst(folder.path.count + 1))
         try folder.write(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/exe"))), to: bench, mode: 0o755)
-        try CodecTimingStep.run(settings, clock: Self.clock)
+        let printed = PrintedLines()
+        try CodecTimingStep.run(settings, clock: printed.clock())
+        // CodecBench printed nothing: its echo is one empty line, indented.
+        #expect(printed.lines() == ["[test] 4/5 facade vs oracle, wall time: 7 interleaved rounds of ~2 ms batches per operation", "  ",
+                                    "[test] 4/5 facade vs oracle, instructions: valgrind --tool=callgrind, 5 iterations per operation"])
         for packet in CodecTimingStep.countedPackets {
             let listing = try String(contentsOfFile: settings.out + "/callgrind/\(packet).txt", encoding: .utf8)
             #expect(listing.contains("PROGRAM TOTALS"), "\(packet)")

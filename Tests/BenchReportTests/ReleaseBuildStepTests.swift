@@ -43,17 +43,21 @@ import Testing
         return s
     }
 
+    /// A peer `wireproof` that builds for the default configuration and says "skipped" (status 3,
+    /// with its reason on stderr) for the stripped one; it logs its calls.
+    static let peerBuiltForDefaultOnly = """
+        echo "$@" >> "$(dirname "$0")/peer-calls"
+        case "$*" in
+          *swiftprotobuf-stripped*) echo 'no SwiftProtobuf mirror here' >&2; exit 3 ;;
+        esac
+        echo "$(dirname "$0")/peer"
+
+        """
+
     /// One run measuring every path at once (each run costs ~70 short children): the peer
     /// builds for the default configuration and says "skipped" (status 3) for the stripped one.
     @Test func bothConfigurationsAreBuiltRunAndSizedWithTheBuiltPeerSizedAndTheSkippedOneLeftOut() throws {
-        let (folder, settings) = try Self.stage(peerScript: """
-            echo "$@" >> "$(dirname "$0")/peer-calls"
-            case "$*" in
-              *swiftprotobuf-stripped*) echo 'no SwiftProtobuf mirror here' >&2; exit 3 ;;
-            esac
-            echo "$(dirname "$0")/peer"
-
-            """)
+        let (folder, settings) = try Self.stage(peerScript: Self.peerBuiltForDefaultOnly)
         defer { folder.remove() }
         try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
                                  clock: Self.clock)
@@ -78,5 +82,49 @@ import Testing
             try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
                                      clock: Self.clock)
         }
+    }
+
+    @Test func theStepPrintsEachBuildThenTheSizesThenThePeerWithABlankLineBeforeEachPart() throws {
+        let (folder, settings) = try Self.stage(peerScript: Self.peerBuiltForDefaultOnly)
+        defer { folder.remove() }
+        let printed = PrintedLines()
+        try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
+                                 clock: printed.clock())
+        let results = try BenchResults.load(settings.results)
+        var sizeLines: [String] = []
+        SizeReportText.print(["default", "stripped"], sizes: try #require(results.sizes), figures: try #require(results.sizeFigures),
+                             allCount: 11, oneCount: 3, print: { sizeLines.append($0) })
+        let stripped = ReleaseConfiguration.stripped.buildFlags.joined(separator: " ")
+        let peer = "3/5 SwiftProtobuf 1.38.1: the SizePacket source against protoc-gen-swift's code"
+        #expect(printed.lines(replacing: [(#"^  built in \d+s$"#, "  built in Ns")]) == [
+            "[test] 3/5 swift build -c release (default)",
+            "  built in Ns",
+            "[test] 3/5 swift build -c release (stripped: \(stripped))",
+            "  built in Ns",
+            "",
+            "[test] 3/5 sizes: stripped copies, `size`, `nm -S` attribution",
+        ] + sizeLines + [
+            "",
+            "[test] \(peer) (default)",
+            "[test] \(peer) (stripped)",
+            "  bench-swiftprotobuf: skipped: no SwiftProtobuf mirror here",
+            "\n  SwiftProtobuf 1.38.1: the same SizePacket source against protoc-gen-swift's code, vs SizeBaseline",
+            "    [default] SwiftProtobuf +76 B text+data (0.1 KiB); facades ÷ SwiftProtobuf: all types 0.00 (goal <= 0.2), "
+                + "pruned 0.00 (goal <= 0.1)",
+        ])
+    }
+
+    @Test func aFailedReleaseBuildShowsTheLastFortyLinesOfItsLog() throws {
+        let (folder, settings) = try Self.stage(peerScript: "exit 3\n")
+        defer { folder.remove() }
+        try folder.write("#!/bin/sh\nseq 1 45\nexit 1\n", to: "swift", mode: 0o755)
+        let printed = PrintedLines()
+        let log = settings.out + "/build-default.log"
+        #expect(throws: BenchRunError.stepFailed(what: "release build (default) failed; log: \(log)",
+                                                 logTail: (6...45).map(String.init).joined(separator: "\n"))) {
+            try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
+                                     clock: printed.clock())
+        }
+        #expect(printed.lines() == ["[test] 3/5 swift build -c release (default)"])
     }
 }
