@@ -1,6 +1,7 @@
 // scripts/proto-options.py run as `protogen plan --nanopb-options` runs it, on small schemas written
 // here: its exact standard output (the JSON list, keys sorted, one space of indent, a final line
-// end), a schema whose own nanopb.proto lives under another path, and the one line on stderr
+// end), a schema whose own nanopb.proto lives under another path, a global options file that
+// must not reach nanopb.proto or descriptor.proto, and the one line on stderr
 // that names the file and element being read when a failure nothing else expects occurs.
 
 import Foundation
@@ -13,7 +14,8 @@ import TestSupport
     /// Writes `files` (path → text) into a scratch folder, compiles every `.proto` among them with
     /// imports into a descriptor set (nanopb's generator/proto on the import path after the
     /// folder), and runs the script on it.
-    static func run(_ files: [String: String]) throws -> ChildProcess.Result {
+    /// `options`: a file among `files` passed as `--options` (read for every file of the set).
+    static func run(_ files: [String: String], options: String? = nil) throws -> ChildProcess.Result {
         let tools = try GenerationTools.inTree(repositoryRoot)
         let scratch = try TemporaryFolder("option-script")
         for (path, text) in files {
@@ -26,7 +28,8 @@ import TestSupport
                                          "--descriptor_set_out=" + set] + files.keys.filter { $0.hasSuffix(".proto") }.sorted(),
                           in: scratch.path, what: "protoc")
         return try ChildProcess.run("/usr/bin/python3", [repositoryRoot + "/scripts/proto-options.py", tools.nanopb + "/generator",
-                                                         set, scratch.path], in: repositoryRoot)
+                                                         set, scratch.path] + (options.map { ["--options", scratch.path + "/" + $0] } ?? []),
+                                          in: repositoryRoot)
     }
 
     static let mini = """
@@ -73,6 +76,46 @@ import TestSupport
                                    "mini.proto": Self.mini.replacingOccurrences(of: #"import "nanopb.proto""#, with: #"import "vendored/nanopb.proto""#)])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + Self.maxSizeEntry + "\n]\n")
+    }
+
+    @Test func aGlobalOptionsFileReachesTheSchemasFilesButNotNanopbProtoNorDescriptorProto() throws {
+        // `*.name` also matches descriptor.proto's fields (nanopb.proto imports it): they are no
+        // part of the schema and must not be listed.
+        let result = try Self.run(["mini.proto": Self.mini, "global.options": "*.name max_size:4\n"], options: "global.options")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self)
+                == "[\n" + Self.maxSizeEntry.replacingOccurrences(of: #""(nanopb) annotation""#, with: #""global.options:1, (nanopb) annotation""#) + "\n]\n")
+    }
+
+    @Test func aMessagesUnreadOptionIsListedOnTheMessageAndNotAgainOnItsOneof() throws {
+        // nanopb reads a oneof's options through its message's: the message's annotation reaches
+        // the oneof, but its option numbers 0.4.7 does not know are the message's to report.
+        let newer = try String(contentsOfFile: repositoryRoot + "/Tests/Schemas/options-newer-nanopb/nanopb.proto", encoding: .utf8)
+        let result = try Self.run(["nanopb.proto": newer, "m2.proto": """
+            syntax = "proto2";
+            import "nanopb.proto";
+            package m2;
+            message M {
+              option (nanopb_msgopt).discard_unused_automatic_types = true;
+              oneof choice { int32 a = 1; }
+            }
+
+            """])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            [
+             {
+              "element": "m2.M",
+              "file": "m2.proto",
+              "kind": "message",
+              "option": "discard_unused_automatic_types",
+              "source": "(nanopb) annotation",
+              "unread": "option number 30 is not in nanopb 0.4.7's nanopb.proto (the schema's nanopb.proto declares it as discard_unused_automatic_types): not applied",
+              "value": "true"
+             }
+            ]
+
+            """)
     }
 
     @Test func aFailureWhileReadingAnElementNamesItsFileAndElementOnOneLine() throws {
