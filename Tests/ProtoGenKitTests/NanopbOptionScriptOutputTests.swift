@@ -118,6 +118,53 @@ import TestSupport
             """)
     }
 
+    /// The report entry of an option number on `raw.M.a` that no nanopb.proto declares.
+    static func undeclaredEntry(_ number: Int, _ value: String) -> String {
+        """
+         {
+          "element": "raw.M.a",
+          "file": "raw.proto",
+          "kind": "field",
+          "option": "#\(number)",
+          "source": "(nanopb) annotation",
+          "unread": "option number \(number) is not in nanopb 0.4.7's nanopb.proto (the schema's nanopb.proto does not declare it either): not applied",
+          "value": \(value)
+         }
+        """
+    }
+
+    @Test func optionNumbersNoNanopbProtoDeclaresAreListedByNumberAndAOneofsOtherOptionsAreLeftAlone() throws {
+        // Field 1010 of a field's options as raw bytes: a NanoPBOptions holding fields 200
+        // (varint 1), 201 (the text "hi") and 202 (the byte 0xff, no UTF-8); field 1010 of the
+        // oneof's options a varint, not the (nanopb) message a newer nanopb.proto puts there.
+        let result = try Self.run(["raw.proto": """
+            syntax = "proto2";
+            import "google/protobuf/descriptor.proto";
+            package raw;
+            extend google.protobuf.FieldOptions { optional bytes field_raw = 1010; }
+            extend google.protobuf.OneofOptions { optional int32 oneof_marker = 1010; }
+            message M {
+              oneof choice {
+                option (oneof_marker) = 5;
+                int32 a = 1 [(field_raw) = "\\xc0\\x0c\\x01\\xca\\x0c\\x02hi\\xd2\\x0c\\x01\\xff"];
+              }
+            }
+
+            """, "raw.options": "raw.M.a int_size:IS_8\n"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + [
+            Self.undeclaredEntry(200, #""1""#), Self.undeclaredEntry(201, #""\"hi\"""#), Self.undeclaredEntry(202, #""ff""#), """
+             {
+              "element": "raw.M.a",
+              "file": "raw.proto",
+              "kind": "field",
+              "option": "int_size",
+              "source": "raw.options:1",
+              "value": "IS_8"
+             }
+            """].joined(separator: ",\n") + "\n]\n")
+    }
+
     @Test func aFailureWhileReadingAnElementNamesItsFileAndElementOnOneLine() throws {
         // Field 1010 of a oneof's options, where a newer nanopb.proto puts (nanopb): bytes that
         // are no NanoPBOptions message (a length running past the end).
