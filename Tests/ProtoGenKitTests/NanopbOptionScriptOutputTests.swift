@@ -118,13 +118,13 @@ import TestSupport
             """)
     }
 
-    /// The report entry of an option number on `raw.M.a` that no nanopb.proto declares.
-    static func undeclaredEntry(_ number: Int, _ value: String) -> String {
+    /// The report entry of an option number on `element` (a `kind`) that no nanopb.proto declares.
+    static func undeclaredEntry(_ number: Int, _ value: String, on element: String = "raw.M.a", kind: String = "field") -> String {
         """
          {
-          "element": "raw.M.a",
+          "element": "\(element)",
           "file": "raw.proto",
-          "kind": "field",
+          "kind": "\(kind)",
           "option": "#\(number)",
           "source": "(nanopb) annotation",
           "unread": "option number \(number) is not in nanopb 0.4.7's nanopb.proto (the schema's nanopb.proto does not declare it either): not applied",
@@ -135,17 +135,19 @@ import TestSupport
 
     @Test func optionNumbersNoNanopbProtoDeclaresAreListedByNumberAndAOneofsOtherOptionsAreLeftAlone() throws {
         // Field 1010 of a field's options as raw bytes: a NanoPBOptions holding fields 200
-        // (varint 1), 201 (the text "hi") and 202 (the byte 0xff, no UTF-8); field 1010 of the
-        // oneof's options a varint, not the (nanopb) message a newer nanopb.proto puts there.
+        // (varint 1), 201 (the text "hi") and 202 (the byte 0xff, no UTF-8). On the oneof,
+        // field 1010 (where a newer nanopb.proto puts (nanopb)) holds field 200 too, and field
+        // 5000, no (nanopb) annotation, the same bytes: only the first is read.
         let result = try Self.run(["raw.proto": """
             syntax = "proto2";
             import "google/protobuf/descriptor.proto";
             package raw;
             extend google.protobuf.FieldOptions { optional bytes field_raw = 1010; }
-            extend google.protobuf.OneofOptions { optional int32 oneof_marker = 1010; }
+            extend google.protobuf.OneofOptions { optional bytes oneof_raw = 1010; optional bytes oneof_other = 5000; }
             message M {
               oneof choice {
-                option (oneof_marker) = 5;
+                option (oneof_raw) = "\\xc0\\x0c\\x01";
+                option (oneof_other) = "\\xc0\\x0c\\x01";
                 int32 a = 1 [(field_raw) = "\\xc0\\x0c\\x01\\xca\\x0c\\x02hi\\xd2\\x0c\\x01\\xff"];
               }
             }
@@ -153,6 +155,7 @@ import TestSupport
             """, "raw.options": "raw.M.a int_size:IS_8\n"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + [
+            Self.undeclaredEntry(200, #""1""#, on: "raw.M.choice", kind: "oneof"),
             Self.undeclaredEntry(200, #""1""#), Self.undeclaredEntry(201, #""\"hi\"""#), Self.undeclaredEntry(202, #""ff""#), """
              {
               "element": "raw.M.a",
