@@ -110,6 +110,16 @@ import Testing
         }
     }
 
+    @Test func aListingWithoutOneOfItsLoopsStopsTheReportNamingTheLoopAndTheFile() throws {
+        var files = Self.files
+        files["full-chat.txt"] = " 4,000,000  ???:loop_decode [x]\n"
+        let work = try ScratchFolder(files)
+        defer { work.remove() }
+        #expect(throws: BenchReportError.missingFigure("no loop_encode in \(work.path)/full-chat.txt")) {
+            try RatioReport.read(work: work.path)
+        }
+    }
+
     @Test func withoutTheFuzzRateAndPeakMemoryFilesThoseFiguresAreAbsent() throws {
         var files = Self.files
         files["fuzz-rate.txt"] = nil

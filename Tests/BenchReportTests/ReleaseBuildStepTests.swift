@@ -127,4 +127,27 @@ import Testing
         }
         #expect(printed.lines() == ["[test] 3/5 swift build -c release (default)"])
     }
+
+    /// How the step stops when the peer `wireproof` runs `peerScript` (nil: it does not stop).
+    static func failure(peerScript: String) throws -> BenchRunError? {
+        let (folder, settings) = try Self.stage(peerScript: peerScript)
+        defer { folder.remove() }
+        do {
+            try ReleaseBuildStep.run(settings, package: "/pkg", scratch: Self.scratch(), tools: BenchTools(settings, root: "/r"),
+                                     clock: PrintedLines().clock())
+            return nil
+        } catch let error as BenchRunError {
+            return error
+        }
+    }
+
+    @Test func aPeerSizeProbeThatFailsOtherwiseThanSkippingStopsTheStepWithItsStderr() throws {
+        #expect(try Self.failure(peerScript: "echo 'peer build broke' >&2\nexit 2\n")
+                == .stepFailed(what: "the SwiftProtobuf size probe failed (default)", logTail: "peer build broke"))
+    }
+
+    @Test func aBuiltPeerProbeThatDoesNotRunStopsTheStep() throws {
+        #expect(try Self.failure(peerScript: "echo \"$(dirname \"$0\")/broken\"\n")
+                == .stepFailed(what: "default SwiftProtobuf size probe does not run", logTail: ""))
+    }
 }
