@@ -168,6 +168,47 @@ import TestSupport
             """].joined(separator: ",\n") + "\n]\n")
     }
 
+    @Test func aMessagesOneofOptionIsReportedOnItsOneofAndAnEnumValuesAnnotationIsUnread() throws {
+        // no_unions set on the message acts on its oneof (the message's baseline lacks it); field
+        // 1010 of an enum value's options, where a newer nanopb.proto puts (nanopb): max_size 5.
+        let result = try Self.run(["m3.proto": """
+            syntax = "proto2";
+            import "nanopb.proto";
+            import "google/protobuf/descriptor.proto";
+            package m3;
+            extend google.protobuf.EnumValueOptions { optional bytes value_raw = 1010; }
+            message M {
+              option (nanopb_msgopt).no_unions = true;
+              oneof choice { int32 a = 1; }
+            }
+            enum E { Z = 0 [(value_raw) = "\\x08\\x05"]; }
+
+            """])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            [
+             {
+              "element": "m3.M.choice",
+              "file": "m3.proto",
+              "kind": "oneof",
+              "option": "no_unions",
+              "source": "(nanopb) annotation",
+              "value": "true"
+             },
+             {
+              "element": "m3.E.Z",
+              "file": "m3.proto",
+              "kind": "enum value",
+              "option": "max_size",
+              "source": "(nanopb) annotation",
+              "unread": "nanopb 0.4.7 reads no (nanopb) annotation on a enum value; set it in a .options file",
+              "value": "5"
+             }
+            ]
+
+            """)
+    }
+
     @Test func aFailureWhileReadingAnElementNamesItsFileAndElementOnOneLine() throws {
         // Field 1010 of a oneof's options, where a newer nanopb.proto puts (nanopb): bytes that
         // are no NanoPBOptions message (a length running past the end).
