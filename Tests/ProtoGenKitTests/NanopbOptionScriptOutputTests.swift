@@ -70,6 +70,13 @@ import TestSupport
             """ + Self.maxSizeEntry + "\n]\n")
     }
 
+    @Test func aTypeTheGeneratorGivesEveryFieldAnywayIsNoOption() throws {
+        // protogen runs nanopb with FT_POINTER for every field: setting it changes nothing.
+        let result = try Self.run(["mini.proto": Self.mini, "mini.options": "mini.M.name type:FT_POINTER\n"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + Self.maxSizeEntry + "\n]\n")
+    }
+
     @Test func annotationsThroughTheSchemasOwnNanopbProtoUnderAnotherPathAreRead() throws {
         let nanopb = try String(contentsOfFile: repositoryRoot + "/.deps/nanopb/generator/proto/nanopb.proto", encoding: .utf8)
         let result = try Self.run(["vendored/nanopb.proto": nanopb,
