@@ -48,6 +48,14 @@ import Testing
         #expect(message.repeated(named: "packed") == [.int32(1)])
     }
 
+    @Test func aNameTheMessageDoesNotDeclareHasNoRepeatedValues() async throws {
+        let set = try await Fixtures.wire()
+        var message = try empty(S, set)
+        message.append(number: 13, .int32(1))
+        #expect(message.field(named: "no_such_field") == nil)
+        #expect(message.repeated(named: "no_such_field") == [])
+    }
+
     @Test func mapsCompareIgnoringEntryOrder() async throws {
         let set = try await Fixtures.wire()
         var a = try empty(S, set)
