@@ -76,8 +76,8 @@ enum RatioStep {
         try ReportCommand.update(settings.results) { r in
             let ratios = try RatioReport.read(work: work)
             r.ratios = ratios
-            ReportCommand.emit("")
-            for line in RatioReport.tableLines(ratios) { ReportCommand.emit("  " + line) }
+            clock.emit("")
+            for line in RatioReport.tableLines(ratios) { clock.emit("  " + line) }
         }
     }
 
