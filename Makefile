@@ -2,6 +2,11 @@
 # idempotent and takes well under a second once done.
 SHELL := /bin/bash
 SWIFT ?= swift
+# SwiftPM lists a dependency's trait defines (swift-protobuf has two) in hash order, which changes
+# from one process to the next: each re-planned build (a rewritten manifest, e.g. prove's scratch
+# package for every schema of check-foreign) then recompiled all of swift-protobuf (~25 s) for a
+# command line that differed only in that order. Deterministic hashing keeps the order stable.
+export SWIFT_DETERMINISTIC_HASHING := 1
 
 .PHONY: setup test help
 setup: ## install Debian packages, unpack nanopb and protobuf sources, SwiftPM mirrors (idempotent)
