@@ -36,10 +36,9 @@ public enum ProofRunnerCommand {
 
         var lastReported = ""
         let progress = { (step: String, done: Int, total: Int) in
-            let tenth = max(1, total / 10)
-            guard done % tenth == 0 || done == total else { return }
-            let line = "prove: \(step) \(done)/\(total)"
-            if line != lastReported { lastReported = line; printError(line) }
+            guard let line = progressLine(step, done: done, of: total), line != lastReported else { return }
+            lastReported = line
+            printError(line)
         }
         var report = SchemaProof.run(catalog: catalog, schemas: schemas, configuration: configuration, progress: progress)
         if let peer {
@@ -52,6 +51,11 @@ public enum ProofRunnerCommand {
             do { try encoder.encode(report).write(to: URL(fileURLWithPath: json)) } catch { return fail("cannot write \(json): \(error)") }
         }
         return report.passed ? 0 : 1
+    }
+
+    /// The stderr line for count `done` of `total` in `step` (about ten a step), or nil.
+    static func progressLine(_ step: String, done: Int, of total: Int) -> String? {
+        ProgressCadence.shows(done: done, of: total, times: 10) ? "prove: \(step) \(done)/\(total)" : nil
     }
 
     /// What the runner prints on stdout for `report`: the table, the deviation rows the schema is

@@ -2,6 +2,7 @@
 // file is its command line, progress and summary table).
 
 import ArgumentParser
+import FacadeProof
 import Foundation
 import OracleCheck
 
@@ -47,7 +48,7 @@ public struct OracleCheckCommand: AsyncParsableCommand {
             + "\(configuration.randomCount) random messages, \(configuration.concurrency) protoc jobs")
         do {
             let report = try await OracleCheck.run(configuration) { done, total in
-                if showsProgress(done: done, of: total, times: 10) { err("oracle-check: \(done)/\(total) checked") }
+                if ProgressCadence.shows(done: done, of: total, times: 10) { err("oracle-check: \(done)/\(total) checked") }
             }
             out(report.table)
             for line in failureLines(report.failures.map(\.description)) { out(line) }
@@ -63,12 +64,6 @@ public struct OracleCheckCommand: AsyncParsableCommand {
 }
 
 extension OracleCheckCommand {
-    /// Whether progress `done` of `total` is printed: about `times` lines over a run (every
-    /// `total / times`-th case, every case when there are fewer than `times`), and always the last.
-    static func showsProgress(done: Int, of total: Int, times: Int) -> Bool {
-        done % max(1, total / times) == 0 || done == total
-    }
-
     /// The disagreements printed after the table: the first 20, then how many were left out.
     static func failureLines(_ failures: [String]) -> [String] {
         failures.prefix(20) + (failures.count > 20 ? ["... and \(failures.count - 20) more disagreements"] : [])

@@ -102,7 +102,7 @@ struct Prover {
         let oracle: OracleCheckReport
         do {
             oracle = try await OracleCheck.run(configuration) { [printError] done, total in
-                if OracleCheckCommand.showsProgress(done: done, of: total, times: 5) { printError("prove: oracle \(done)/\(total)") }
+                if ProgressCadence.shows(done: done, of: total, times: 5) { printError("prove: oracle \(done)/\(total)") }
             }
         } catch {
             summary.error = "oracle vs protoc: \(error)"
