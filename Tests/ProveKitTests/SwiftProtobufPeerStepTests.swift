@@ -6,7 +6,7 @@ import Testing
 /// the peer to the command only when it is on.
 @Suite struct SwiftProtobufPeerStepTests {
     @Test func turnedOffThePeerIsNotPrepared() throws {
-        #expect(try SwiftProtobufPeerStep.prepare(root: "/nonexistent", scratch: "/nonexistent", enabled: false)
+        #expect(try SwiftProtobufPeerStep.prepare(root: "/nonexistent", scratch: "/nonexistent", enabled: false, judged: [])
                 == .off("turned off by --no-swiftprotobuf"))
     }
 

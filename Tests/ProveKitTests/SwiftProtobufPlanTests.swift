@@ -48,6 +48,17 @@ import Testing
         #expect(!plan.generate.contains { SwiftProtobufPlan.shippedFiles.contains($0) })
     }
 
+    @Test func onlyTheFilesWhoseTypesAreJudgedAreGenerated() throws {
+        // Files the facades do not judge (descriptor.proto imported for an extendee, nanopb.proto
+        // for options) get no code; a judged one, descriptor.proto included, does.
+        let set = try schema(["app/uses.proto": uses, "app/local.proto": local])
+        #expect(SwiftProtobufPlan(set, judged: ["app/local.proto"]).generate == ["app/local.proto"])
+        #expect(Set(SwiftProtobufPlan(set, judged: ["app/local.proto", "google/protobuf/descriptor.proto"]).generate)
+                == ["app/local.proto", "google/protobuf/descriptor.proto"])
+        #expect(SwiftProtobufPlan(set, judged: ["google/protobuf/struct.proto"]).generate.isEmpty, "a shipped file is never generated")
+        #expect(SwiftProtobufPlan(set, judged: []).shippedMessageTypes == SwiftProtobufPlan(set).shippedMessageTypes)
+    }
+
     @Test func shippedFilesNameTheLibrarysTypesNestedOnesDottedWithoutMapEntries() throws {
         let plan = SwiftProtobufPlan(try schema(["app/uses.proto": uses, "app/local.proto": local]))
         #expect(plan.shippedMessageTypes.sorted()

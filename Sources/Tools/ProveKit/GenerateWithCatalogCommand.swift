@@ -57,22 +57,25 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
         let tools = try GenerationTools.inTree(GenerationTools.wireproofRoot())
         let lines: [String]
         if let catalog {
-            lines = try Self.generate(options.request, catalogOut: catalog, protoDirectoryHint: hint, tools: tools)
+            lines = try Self.generate(options.request, catalogOut: catalog, protoDirectoryHint: hint, tools: tools).report
         } else {
             lines = try SchemaGeneration.run(options.request, tools: tools).report
         }
         return lines + options.hint()
     }
 
-    /// Generates C, facades and the catalog from one plan; returns the lines to report.
+    /// Generates C, facades and the catalog from one plan; returns the lines to report and the
+    /// files whose C and facades were generated.
     static func generate(_ request: GenerationRequest, catalogOut: String, protoDirectoryHint: String?,
-                         tools: GenerationTools) throws(GeneratorError) -> [String] {
+                         tools: GenerationTools) throws(GeneratorError) -> (report: [String], files: [String]) {
         let result = try SchemaGeneration.run(request, tools: tools)
         let facadeModule = URL(fileURLWithPath: request.swiftOut ?? "").lastPathComponent
         var inputs = result.inputs
         inputs.selection = .all
         let files = try CatalogCommand.catalog(schema: result.schema, facadeModule: facadeModule,
                                                protoDirectoryHint: protoDirectoryHint, inputs: inputs)
-        return result.report + (try CatalogCommand.write(files, to: catalogOut)) + ["proto: catalog in \(SchemaGeneration.display(SchemaGeneration.absolute(catalogOut)))"]
+        let report = result.report + (try CatalogCommand.write(files, to: catalogOut))
+            + ["proto: catalog in \(SchemaGeneration.display(SchemaGeneration.absolute(catalogOut)))"]
+        return (report, result.cFiles)
     }
 }

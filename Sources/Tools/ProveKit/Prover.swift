@@ -232,16 +232,20 @@ struct Prover {
     private func generate() throws -> SwiftProtobufPeerStep.State {
         try FileManager.default.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
         let (request, hint) = generationRequest()
+        let generated: [String]
         do {
-            let lines = try GenerateWithCatalogCommand.generate(
+            let (lines, files) = try GenerateWithCatalogCommand.generate(
                 request, catalogOut: "\(scratch)/Sources/\(Self.catalogTarget)", protoDirectoryHint: hint,
                 tools: GenerationTools.inTree(root))
             for line in lines where !line.hasPrefix("wrote ") && !line.hasPrefix("removed ") { printError(line) }
+            generated = files
         } catch {
             let hint = "\(error)".contains("device's layout") ? " (--no-device skips the device party and its limits)" : ""
             throw ProveError(description: "generation refused the schema: \(error)\(hint)")
         }
-        var peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer)
+        // The peer judges what the facades judge: protoc-gen-swift's code for the same files.
+        var peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer,
+                                                     judged: Set(generated))
         try writeManifestAndRunners(peer: peer)
         if peer == .on {
             // protoc-gen-swift's code is SwiftProtobuf's, not ours: when it does not compile, the

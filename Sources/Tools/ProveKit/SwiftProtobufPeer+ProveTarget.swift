@@ -10,15 +10,15 @@ extension SwiftProtobufPeer {
     /// The registry's file name in the target.
     static let registryFile = "SwiftProtobufMessageTypes.swift"
 
-    /// Generates every file of the descriptor set `descriptorSet` (a protoc `--descriptor_set_in`)
-    /// that SwiftProtobuf does not ship (SwiftProtobufPlan) into the folder `out`, with the registry
-    /// and the adapter; files whose content did not change are left alone. Returns the number of
-    /// message types in the registry.
+    /// Generates the files of the descriptor set `descriptorSet` (a protoc `--descriptor_set_in`)
+    /// that SwiftProtobuf does not ship, of those in `judged` when given (SwiftProtobufPlan), into
+    /// the folder `out`, with the registry and the adapter; files whose content did not change are
+    /// left alone. Returns the number of message types in the registry.
     @discardableResult
-    func generateTarget(descriptorSet: String, out: String) throws -> Int {
+    func generateTarget(descriptorSet: String, out: String, judged: Set<String>? = nil) throws -> Int {
         try locked {
             let plan: SwiftProtobufPlan
-            do { plan = SwiftProtobufPlan(try SchemaSet(contentsOf: descriptorSet)) } catch {
+            do { plan = SwiftProtobufPlan(try SchemaSet(contentsOf: descriptorSet), judged: judged) } catch {
                 throw SwiftProtobufPeerError.failed("cannot read \(descriptorSet): \(error)")
             }
             let staging = logs + "/staging-generate"

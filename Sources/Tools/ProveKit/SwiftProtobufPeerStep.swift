@@ -26,10 +26,11 @@ enum SwiftProtobufPeerStep {
     /// Generates the schema's SwiftProtobuf code into the scratch package (SwiftProtobufPeer, which
     /// builds protoc-gen-swift first). An unavailable peer is skipped with its reason; any other
     /// failure stops the proof.
-    static func prepare(root: String, scratch: String, enabled: Bool) throws -> State {
+    static func prepare(root: String, scratch: String, enabled: Bool, judged: Set<String>) throws -> State {
         guard enabled else { return .off("turned off by --no-swiftprotobuf") }
         do {
-            try SwiftProtobufPeer.fromEnvironment(root: root).generateTarget(descriptorSet: scratch + "/schema.pb", out: "\(scratch)/Sources/\(target)")
+            try SwiftProtobufPeer.fromEnvironment(root: root).generateTarget(descriptorSet: scratch + "/schema.pb", out: "\(scratch)/Sources/\(target)",
+                                                                              judged: judged)
             return .on
         } catch SwiftProtobufPeerError.unavailable(let why) {
             ProveCommand.printError("swiftprotobuf-peer: unavailable: \(why)")

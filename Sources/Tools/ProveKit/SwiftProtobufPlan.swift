@@ -7,9 +7,12 @@ import ProtoSchema
 ///
 /// The well-known types cannot be generated outside SwiftProtobuf (Any's generated code uses the
 /// library's internal storage); they have not changed between the revisions, so the library's own
-/// types stand for them. descriptor.proto is generated like any other file: SwiftProtobuf ships a
-/// newer revision of it (Editions fields), and judging the set's own revision through another would
-/// report schema differences as codec differences.
+/// types stand for them. descriptor.proto is generated like any other file when its types are
+/// judged: SwiftProtobuf ships a newer revision of it (Editions fields), and judging the set's own
+/// revision through another would report schema differences as codec differences. A file whose
+/// types nothing judges (nanopb.proto, or descriptor.proto imported for options and extendees) is
+/// not generated: protoc-gen-swift names an extendee through the library's type either way, and
+/// descriptor.proto's code alone takes half a minute to compile for every schema that imports it.
 struct SwiftProtobufPlan: Equatable {
     /// The well-known type files whose Swift code is part of the SwiftProtobuf 1.38.1 library.
     static let shippedFiles: Set<String> = Set(
@@ -22,11 +25,12 @@ struct SwiftProtobufPlan: Equatable {
     /// of the shipped files, nested ones as `Outer.Inner`, map entries left out (they have no type).
     let shippedMessageTypes: [String]
 
-    init(_ schema: SchemaSet) {
+    /// `judged`: the files whose types the proof judges (the facades' file closure); nil, every file.
+    init(_ schema: SchemaSet, judged: Set<String>? = nil) {
         var generate: [String] = [], shipped: [String] = []
         for file in schema.files {
             guard Self.shippedFiles.contains(file.name) else {
-                generate.append(file.name)
+                if judged?.contains(file.name) ?? true { generate.append(file.name) }
                 continue
             }
             for name in file.messages { Self.appendSwiftNames(of: name, prefix: "Google_Protobuf_", in: schema, to: &shipped) }

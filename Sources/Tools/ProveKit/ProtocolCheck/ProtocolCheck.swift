@@ -119,7 +119,7 @@ public struct ProtocolCheck {
             let report: [String]
             if let catalog = settings.folders.last, settings.catalog != nil {
                 report = try GenerateWithCatalogCommand.generate(request, catalogOut: scratch + "/" + catalog.fresh,
-                                                                 protoDirectoryHint: settings.protoDirectory, tools: tools)
+                                                                 protoDirectoryHint: settings.protoDirectory, tools: tools).report
             } else {
                 report = try SchemaGeneration.run(request, tools: tools).report
             }
