@@ -47,4 +47,14 @@ import ProtoSchema
             try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
         }
     }
+
+    @Test func aScalarExtensionOfAnUnknownMessageNamesTheExtensionAndTheExtendee() {
+        // file { name: "x.proto" package: "p"
+        //   extension { name: "x" number: 1 type: TYPE_INT32 extendee: ".p.Missing" } }: no type name to check.
+        let ext: [UInt8] = [0x0a, 1, 0x78, 0x18, 1, 0x28, 5, 0x12, 10] + Array(".p.Missing".utf8)
+        let file: [UInt8] = [0x0a, 7] + Array("x.proto".utf8) + [0x12, 1, 0x70, 0x3a, UInt8(ext.count)] + ext
+        #expect(throws: SchemaError.unresolvedType(field: "p.x", typeName: "p.Missing")) {
+            try SchemaSet(descriptorSet: [0x0a, UInt8(file.count)] + file)
+        }
+    }
 }

@@ -73,9 +73,11 @@ public struct SchemaSet: Sendable {
 
     private func validateTypeReferences() throws(SchemaError) {
         for field in messages.flatMap({ $0.fields + $0.extensions }) + extensions {
-            guard let typeName = field.typeName else { continue }
-            let found = field.type == .enum ? enumIndex[typeName] != nil : messageIndex[typeName] != nil
-            if !found { throw .unresolvedType(field: "\(field.scope).\(field.name)", typeName: typeName) }
+            if let typeName = field.typeName {
+                let found = field.type == .enum ? enumIndex[typeName] != nil : messageIndex[typeName] != nil
+                if !found { throw .unresolvedType(field: "\(field.scope).\(field.name)", typeName: typeName) }
+            }
+            // An extension of any type, scalar ones included, names the message it extends.
             if let extendee = field.extendee, messageIndex[extendee] == nil {
                 throw .unresolvedType(field: "\(field.scope).\(field.name)", typeName: extendee)
             }
