@@ -62,6 +62,20 @@ def main():
     with open(set_path, "rb") as f:
         full = descriptor_pb2.FileDescriptorSet.FromString(f.read())
     own = schema_nanopb_fields(full)
+    by_name = {fd.name: fd for fd in full.file}
+
+    def sees_nanopb_proto(fd):
+        """Whether `fd` may carry (nanopb) annotations: it imports nanopb.proto or the schema's own
+        copy, directly or through files that import it publicly (transitively), as protoc resolves names."""
+        seen, pending = set(), list(fd.dependency)
+        while pending:
+            name = pending.pop()
+            if name == "nanopb.proto" or name in own.files:
+                return True
+            if name not in seen and name in by_name:
+                seen.add(name)
+                pending.extend(by_name[name].dependency[i] for i in by_name[name].public_dependency)
+        return False
 
     def options_for(file_name):
         found = find_options_file(file_name, proto_dir, search, global_options)
@@ -164,7 +178,7 @@ def main():
             continue
         CONTEXT["file"], CONTEXT["element"] = fd.name, fd.name
         separate = options_for(fd.name)
-        has_inline = any(dep == "nanopb.proto" or dep in own.files for dep in fd.dependency)
+        has_inline = sees_nanopb_proto(fd)
         if not separate and not has_inline:
             continue
         for mask, _, where, unread in separate:

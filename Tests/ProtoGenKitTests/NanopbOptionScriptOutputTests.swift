@@ -85,6 +85,15 @@ import TestSupport
         #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + Self.maxSizeEntry + "\n]\n")
     }
 
+    @Test func annotationsOfAFileThatSeesNanopbProtoOnlyThroughAPublicImportAreRead() throws {
+        // mini.proto imports common.proto, which imports nanopb.proto publicly: protoc lets mini use
+        // (nanopb) and nanopb's generator applies it, with no .options file anywhere.
+        let result = try Self.run(["common.proto": "syntax = \"proto2\";\nimport public \"nanopb.proto\";\n",
+                                   "mini.proto": Self.mini.replacingOccurrences(of: #"import "nanopb.proto""#, with: #"import "common.proto""#)])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "[\n" + Self.maxSizeEntry + "\n]\n")
+    }
+
     @Test func aGlobalOptionsFileReachesTheSchemasFilesButNotNanopbProtoNorDescriptorProto() throws {
         // `*.name` also matches descriptor.proto's fields (nanopb.proto imports it): they are no
         // part of the schema and must not be listed.
