@@ -140,7 +140,7 @@ private struct Scanner {
                     guard skipGroup(number, end: end, depth: depth + 1) else { return false }
                 }
             case .endGroup:
-                return false
+                preconditionFailure("an end-group tag returns before the switch")
             }
         }
         return group == nil
