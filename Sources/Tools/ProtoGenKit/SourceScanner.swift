@@ -29,10 +29,12 @@ enum SourceScanner {
     }
 
     static func scan(_ text: String, into result: inout Set<String>) {
+        // `chain` holds whole words joined by dots, never a trailing dot: a dot right after a word
+        // keeps the chain open for the next word; anything else closes it.
         var chain = ""
         var word = ""
         func endWord() {
-            if !word.isEmpty { chain += chain.isEmpty || chain.hasSuffix(".") ? word : "." + word }
+            if !word.isEmpty { chain += chain.isEmpty ? word : "." + word }
             word = ""
         }
         for scalar in text.unicodeScalars {
@@ -41,16 +43,13 @@ enum SourceScanner {
                 word.unicodeScalars.append(scalar)
             } else if scalar == "." && !word.isEmpty {
                 endWord()
-                chain += "."
             } else {
                 endWord()
-                if chain.hasSuffix(".") { chain.removeLast() }
                 if !chain.isEmpty { result.insert(chain) }
                 chain = ""
             }
         }
         endWord()
-        if chain.hasSuffix(".") { chain.removeLast() }
         if !chain.isEmpty { result.insert(chain) }
     }
 }
