@@ -53,6 +53,18 @@ private func facadeText(_ protoDirectory: String, _ extra: [String]) throws -> (
                 "every message answers deviceLimitViolations(), with nothing to check when it has no limit")
     }
 
+    @Test func aSingularFieldIsCheckedAsOneValueAndARepeatedOneWithItsCount() throws {
+        let (_, text) = try facadeText(wildcards, ["--limits-from-options"])
+        for line in [
+            #"check.string(deviceLimits[0], path + "name", message._pointer.pointee.name)"#,
+            #"check.bytes(deviceLimits[2], path + "blob", message._pointer.pointee.blob)"#,
+            #"check.integer(deviceLimits[6], path + "small", message._pointer.pointee.small)"#,
+            #"check.strings(deviceLimits[3], path + "tags", message._pointer.pointee.tags, message._pointer.pointee.tags_count)"#,
+        ] {
+            #expect(text.contains("\n        " + line + "\n"), "missing: \(line)")
+        }
+    }
+
     @Test func aSubmessageWhoseOnlyOptionDropsAFieldCarriesNoLimitAndIsNotWalked() throws {
         let schema = try TemporaryFolder("dropped-only")
         try #"syntax = "proto3"; package drop; message Holder { repeated Leaf leaves = 1; } message Leaf { string note = 1; }"#
