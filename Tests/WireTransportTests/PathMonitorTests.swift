@@ -111,7 +111,14 @@ struct PathMonitorTests {
             let before = descriptors()
             let clients = (0 ..< 20).map { _ in makeClient(.tcp, port: NS.echoPort, host: NS.peerAddress) }
             #expect(clients.allSatisfy { $0.1.waitFor(.ready) }, "every client ready")
-            let added = descriptors() - before
+            // A path evaluation still running holds a netlink query socket of its own for a moment
+            // (20 of them at once under TSan); what the connections keep is the fewest seen over a
+            // bounded wait. A socket per connection would never drop below 40.
+            var added = descriptors() - before
+            for _ in 0 ..< 100 where added > 30 {
+                usleep(20_000)
+                added = min(added, descriptors() - before)
+            }
             let shared = RouteChangeFeed.shared.subscription
             #expect(shared.isOpen && shared.subscribers == 20, "\(shared)")
             // 20 TCP sockets and one netlink socket; Dispatch and the sanitizers' runtimes may open
