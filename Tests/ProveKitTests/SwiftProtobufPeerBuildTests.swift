@@ -102,6 +102,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: quiet.logs + "/peer-protoc.log"))
     }
 
+    @Test func aPluginBuiltBeforeRunsWithoutTheDriverBeingCalledAgain() throws {
+        let (ready, schema) = try pluginPeer("prebuilt", "cat > /dev/null; exit 0")
+        var prebuilt = ready
+        prebuilt.builtPlugin = ready.root + "/bin/protoc-gen-swift"
+        try prebuilt.runProtocGenSwift(into: ready.logs + "/staging", ["-I", schema, "a.proto"])
+        #expect(!FileManager.default.fileExists(atPath: ready.root + "/calls"))
+        var absent = ready
+        absent.builtPlugin = ready.root + "/bin/no-such-plugin"
+        #expect(failure { try absent.runProtocGenSwift(into: ready.logs + "/staging", ["-I", schema, "a.proto"]) }
+                == "protoc-gen-swift failed on: a.proto")
+        try ready.runProtocGenSwift(into: ready.logs + "/staging", ["-I", schema, "a.proto"])
+        #expect(try calls(ready).count == 3)
+    }
+
     @Test func theLockPutsAPlaceholderInEveryEmptyTargetAndLeavesCodeAlone() throws {
         let locking = try peer("lock", "exit 0")
         let kept = locking.generated + "/BundledProto/Kept.swift"

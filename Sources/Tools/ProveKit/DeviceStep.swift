@@ -37,9 +37,7 @@ extension Prover {
         guard let driver = built.driver else { return .skipped("the schema sets no nanopb option") }
         if built.field32 { printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
-        let status = try ChildProcess.runShowingOutput(
-            "/usr/bin/env", Prover.scratchBuild(scratch, ["--product", Self.deviceRunner]))
-        guard status == 0 else { throw ProveError(description: "the device runner did not build (exit \(status)); this is a Wireproof bug") }
+        // The runner was built with the proof runner (step 3).
         let reportPath = work + "/device.json"
         let runner = try ChildProcess.runShowingOutput(scratch + "/.build/debug/" + Self.deviceRunner, [
             "--descriptor-set", scratch + "/schema.pb", "--layout", work + "/layout.json", "--driver", driver,

@@ -39,6 +39,7 @@ struct ForeignCheck {
         let schemas = try ForeignRuns.schemas(corpus: try corpus.layOutAndList(say: say), root: root, only: only)
         let runs = ForeignRuns.runs(schemas: schemas, corpusFolder: corpus.folder, selected: !only.isEmpty)
         let counting = try writeCountingProtoc()
+        let plugin = peerPlugin()
         var failures: [String] = [], entries: [ForeignTable.Entry] = []
 
         // 1. The proof on each schema.
@@ -48,7 +49,7 @@ struct ForeignCheck {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
             let status = try ChildProcess.runIntoLog(
                 wireproof, run.proveArguments(scratch: scratch + "/prove", mutants: mutants, json: results + "/" + run.name + ".json"),
-                log: log, environment: ["PATH": counting + ":" + path, "PROTOC_LOG": protocLog])
+                log: log, environment: ["PATH": counting + ":" + path, "PROTOC_LOG": protocLog].merging(plugin) { $1 })
             let seconds = Int(Date().timeIntervalSince(clock))
             try Data("\(seconds)\n".utf8).write(to: URL(fileURLWithPath: results + "/" + run.name + ".seconds"))
             let output = Self.read(log)
@@ -73,7 +74,8 @@ struct ForeignCheck {
             for (expectation, folder, package) in [(ForeignExpectation.proto2Groups, proto2, "prove-refused"),
                                                    (.optionNotHonoured, fixedCount, "prove-refused"), (.deviceCrash, fixedCount, "prove")] {
                 let log = results + "/" + expectation.logName + ".log"
-                let status = try ChildProcess.runIntoLog(wireproof, expectation.arguments(folder) + ["--scratch", scratch + "/" + package], log: log)
+                let status = try ChildProcess.runIntoLog(wireproof, expectation.arguments(folder) + ["--scratch", scratch + "/" + package], log: log,
+                                                         environment: plugin)
                 let output = Self.read(log)
                 if let failure = expectation.failure(status: status, output: output, log: relative(log)) {
                     failures.append(failure)
@@ -138,6 +140,18 @@ struct ForeignCheck {
     static func compilationFailure(_ name: String, calls: String, log: String) -> String? {
         let compilations = ForeignExpectation.lines(calls).filter { !$0.isEmpty && !$0.contains("--descriptor_set_in") }.count
         return compilations == 1 ? nil : "\(name): protoc compiled the schema \(compilations) times, not once (calls: \(log))"
+    }
+
+    /// The SwiftProtobuf peer's protoc-gen-swift, built once here for every proof (each would
+    /// otherwise resolve and build the peer package again: about 5 s a proof) and handed to them in
+    /// the environment; empty when it cannot be built here, so each proof says why its peer is off.
+    private func peerPlugin() -> [String: String] {
+        do {
+            return [SwiftProtobufPeer.builtPluginVariable: try SwiftProtobufPeer.fromEnvironment(root: root).buildPlugin()]
+        } catch {
+            say("check-foreign: the SwiftProtobuf peer's protoc-gen-swift did not build here (\(error)); each proof tries again")
+            return [:]
+        }
     }
 
     /// A protoc first on PATH that appends each call's arguments to $PROTOC_LOG, then runs the real one.

@@ -126,11 +126,23 @@ struct Prover {
         }
         summary.seconds["generate"] = Date().timeIntervalSince(clock)
 
-        // 3. Build the runner.
-        printError("prove [3/4] build the proof runner (swift build; the first run compiles the runtime too)")
+        // 3. Build the runners: the whole scratch package in one `swift build` (each build plans
+        // the package and Wireproof's again, seconds that a proof of a small schema is mostly made of).
+        printError("prove [3/4] build the proof and device runners (swift build; the first run compiles the runtime too)")
         clock = Date()
-        let build = try ChildProcess.runShowingOutput(
-            "/usr/bin/env", Self.scratchBuild(scratch, ["--product", Self.runner]))
+        var build = try ChildProcess.runShowingOutput("/usr/bin/env", Self.scratchBuild(scratch, []))
+        if build != 0 && peer == .on {
+            // protoc-gen-swift's code is SwiftProtobuf's, not ours: when it is what does not
+            // compile, the peer leaves this proof with the compiler's first error instead of stopping it.
+            printError("prove: the build failed; compiling SwiftProtobuf's code for this schema alone")
+            peer = try SwiftProtobufPeerStep.checkBuilds(scratch: scratch)
+            if peer != .on {
+                summary.swiftProtobuf = peer.summary
+                printError("prove: SwiftProtobuf peer \(peer.summary)")
+                try writeManifestAndRunners(peer: peer)
+                build = try ChildProcess.runShowingOutput("/usr/bin/env", Self.scratchBuild(scratch, []))
+            }
+        }
         summary.seconds["build"] = Date().timeIntervalSince(clock)
         guard build == 0 else {
             summary.error = "the generated code did not build (exit \(build)); this is a Wireproof bug: please report it with the schema"
@@ -244,16 +256,9 @@ struct Prover {
             throw ProveError(description: "generation refused the schema: \(error)\(hint)")
         }
         // The peer judges what the facades judge: protoc-gen-swift's code for the same files.
-        var peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer,
+        let peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer,
                                                      judged: Set(generated))
         try writeManifestAndRunners(peer: peer)
-        if peer == .on {
-            // protoc-gen-swift's code is SwiftProtobuf's, not ours: when it does not compile, the
-            // peer leaves this proof with the compiler's first error instead of stopping it.
-            printError("prove: building SwiftProtobuf and its code for this schema")
-            peer = try SwiftProtobufPeerStep.checkBuilds(scratch: scratch)
-            if peer != .on { try writeManifestAndRunners(peer: peer) }
-        }
         if peer != .on { printError("prove: SwiftProtobuf peer \(peer.summary)") }
         return peer
     }

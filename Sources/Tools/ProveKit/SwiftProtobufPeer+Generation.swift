@@ -6,12 +6,12 @@ import Foundation
 import ProofSupport
 
 extension SwiftProtobufPeer {
-    /// Builds protoc-gen-swift, empties `staging` and runs protoc with `arguments` (include paths,
+    /// Builds protoc-gen-swift unless `builtPlugin` names it, empties `staging` and runs protoc with `arguments` (include paths,
     /// file names or a descriptor set) into it: public types (the code is its own module), one file
     /// name per .proto path, so equal base names in two folders cannot clash. A crash of the plugin is
     /// SwiftProtobuf's own bug on this schema: the peer is then unavailable.
     func runProtocGenSwift(into staging: String, _ arguments: [String]) throws {
-        let plugin = try build("protoc-gen-swift")
+        let plugin = try builtPlugin ?? build("protoc-gen-swift")
         try? FileManager.default.removeItem(atPath: staging)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         guard let protoc = ChildProcess.executableOnPath("protoc") else { throw SwiftProtobufPeerError.failed("no protoc on PATH: run make setup") }

@@ -38,22 +38,37 @@ struct SwiftProtobufPeer {
     let configuration: String
     /// The swift driver (`SWIFT` of the scripts), run through /usr/bin/env.
     let swift: String
+    /// protoc-gen-swift as this package already built it (`SWIFTPROTOBUF_PEER_PLUGIN`): set by a
+    /// caller that runs many proofs (check-foreign builds it once for all of them); nil builds it
+    /// before each generation.
+    var builtPlugin: String?
 
     var package: String { root + "/Peers/SwiftProtobuf" }
     var generated: String { package + "/Generated" }
     var logs: String { package + "/.build" }
 
-    init(root: String, configuration: String = "debug", swift: String = "swift") {
+    init(root: String, configuration: String = "debug", swift: String = "swift", builtPlugin: String? = nil) {
         self.root = root
         self.configuration = configuration
         self.swift = swift
+        self.builtPlugin = builtPlugin
     }
 
-    /// The peer as the scripts' environment describes it: SWIFT, SWIFTPROTOBUF_PEER_CONFIG.
+    /// The environment variable naming an already built protoc-gen-swift of this package.
+    static let builtPluginVariable = "SWIFTPROTOBUF_PEER_PLUGIN"
+
+    /// The peer as the scripts' environment describes it: SWIFT, SWIFTPROTOBUF_PEER_CONFIG,
+    /// SWIFTPROTOBUF_PEER_PLUGIN.
     static func fromEnvironment(root: String) -> SwiftProtobufPeer {
         let environment = ProcessInfo.processInfo.environment
         return SwiftProtobufPeer(root: root, configuration: environment["SWIFTPROTOBUF_PEER_CONFIG"] ?? "debug",
-                                 swift: environment["SWIFT"] ?? "swift")
+                                 swift: environment["SWIFT"] ?? "swift", builtPlugin: environment[builtPluginVariable])
+    }
+
+    /// Builds protoc-gen-swift (holding the lock) and returns its path, for callers that hand it to
+    /// many proofs through `builtPluginVariable`.
+    func buildPlugin() throws -> String {
+        try locked { try build("protoc-gen-swift") }
     }
 
     func say(_ text: String) { FileHandle.standardError.write(Data("swiftprotobuf-peer: \(text)\n".utf8)) }

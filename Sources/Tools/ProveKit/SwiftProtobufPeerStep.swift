@@ -40,8 +40,8 @@ enum SwiftProtobufPeerStep {
         }
     }
 
-    /// Compiles the peer's target alone (SwiftProtobuf and protoc-gen-swift's code for the schema).
-    /// `.on` when it builds; otherwise off with the compiler's first error: protoc-gen-swift 1.38.1
+    /// Compiles the peer's target alone (SwiftProtobuf and protoc-gen-swift's code for the schema),
+    /// after the scratch package's build failed, to tell SwiftProtobuf's code from ours. `.on` when it builds; otherwise off with the compiler's first error: protoc-gen-swift 1.38.1
     /// writes code that does not compile for some legal schemas (a field named like a nested type).
     static func checkBuilds(scratch: String) throws -> State {
         let result = try ChildProcess.run("/usr/bin/env", Prover.scratchBuild(scratch, ["--target", target]))
