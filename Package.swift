@@ -140,7 +140,7 @@ let package = Package(
         // Mutation testing of the project's own code and the planted bugs (`wiremutate`, docs/mutation.md):
         // the rule engine, sampling and layers, the scratch copy, judging and the report.
         .target(name: "MutationKit", dependencies: ["ProcessSupport", argumentParser], path: "Sources/Tools/MutationKit"),
-        .testTarget(name: "MutationKitTests", dependencies: ["MutationKit", "TestSupport"]),
+        .testTarget(name: "MutationKitTests", dependencies: ["MutationKit", "ProcessSupport", "TestSupport"]),
         .executableTarget(name: "wiremutate", dependencies: ["MutationKit", "CommandLineSupport"], path: "Sources/Tools/wiremutate"),
         .executableTarget(
             name: "netfuzz",

@@ -44,6 +44,8 @@ struct RunMutants: ParsableCommand {
     @Flag(help: "With --resume: judge only mutants that have a verdict on record.") var noNew = false
     @Flag(help: "Judge nothing: report the verdicts --resume finds.") var reportOnly = false
     @Option(help: "A step may take this many times its baseline duration.") var timeoutScale = 3.0
+    @Flag(help: "Judge in the working tree itself, whose build is current (CI, after the test leg), not in a scratch copy; refused unless git reports the tree clean.")
+    var inPlace = false
 
     func run() throws {
         let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
@@ -58,7 +60,7 @@ struct RunMutants: ParsableCommand {
         options.seed = seed; options.sample = sample; options.layers = layers; options.minScore = minScore
         options.list = list; options.resume = resume; options.rejudge = rejudge; options.scratch = scratch
         options.shard = k; options.shards = n; options.resultsFrom = resultsFrom; options.noNew = noNew
-        options.reportOnly = reportOnly; options.timeoutScale = timeoutScale
+        options.reportOnly = reportOnly; options.timeoutScale = timeoutScale; options.inPlace = inPlace
         let status = try MutationRun(root: try MutateCommand.root(), options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

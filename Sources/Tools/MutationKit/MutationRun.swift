@@ -14,6 +14,8 @@ public struct RunOptions: Sendable {
     public var shard = 0, shards = 1
     public var resultsFrom: [String] = []
     public var timeoutScale = 3.0
+    /// Judge in the working tree itself (ScratchTree.requireClean) instead of a scratch copy.
+    public var inPlace = false
     public init() {}
 }
 
@@ -72,12 +74,21 @@ public struct MutationRun {
 
     private func judgeAll(_ chosen: [Mutant], scratch: String, equivalent: [String: String],
                           earlier: [String: ResultEntry]) throws -> Int32 {
-        let tree = scratch + "/tree", logfile = scratch + "/steps.log", resultsPath = scratch + "/results.jsonl"
+        let tree = options.inPlace ? root : scratch + "/tree", logfile = scratch + "/steps.log", resultsPath = scratch + "/results.jsonl"
         _ = FileManager.default.createFile(atPath: logfile, contents: Data())
         if !options.resume { _ = FileManager.default.createFile(atPath: resultsPath, contents: Data()) }
         let treeState = ScratchTree.describe(root: root)
-        Log.say("preparing the scratch copy and its baseline build (incremental after the first run)")
-        try ScratchTree.prepare(root: root, tree: tree, privateDeps: chosen.contains { $0.layer.privateDeps })
+        if options.inPlace {
+            if let m = chosen.first(where: { $0.layer.privateDeps }) {
+                Log.say("\(m.ident): layer \(m.layer.name) writes into .deps, which the working tree shares: judge it without --in-place")
+                return 2
+            }
+            try ScratchTree.requireClean(root: root)
+            Log.say("judging in the working tree itself (--in-place); git undoes each mutant there")
+        } else {
+            Log.say("preparing the scratch copy and its baseline build (incremental after the first run)")
+            try ScratchTree.prepare(root: root, tree: tree, privateDeps: chosen.contains { $0.layer.privateDeps })
+        }
         let runner = StepRunner(directory: tree, logfile: logfile)
         var clock = Date()
         guard runner.run("bash scripts/setup.sh >/dev/null && swift build --build-tests", limit: 3600) == .ok else {
@@ -134,7 +145,14 @@ public struct MutationRun {
             MutationReport.write(verdicts, seed: options.seed, sample: options.sample, seconds: Date().timeIntervalSince(started),
                                  folder: scratch)  // a run cut short still leaves its report
         }
-        return finish(verdicts, seconds: Date().timeIntervalSince(started), folder: scratch)
+        let status = finish(verdicts, seconds: Date().timeIntervalSince(started), folder: scratch)
+        if options.inPlace {
+            do { try ScratchTree.requireClean(root: root) } catch {
+                Log.say("the working tree is not as it was after judging: \(error)")
+                return 2
+            }
+        }
+        return status
     }
 
     /// Rebuilds the unmutated tree and times every suite on it: the limit for "all suites".

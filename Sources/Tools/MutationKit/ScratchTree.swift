@@ -74,10 +74,23 @@ public enum ScratchTree {
         }
     }
 
-    /// Undoes everything in the copy since its baseline commit (ignored files stay).
+    /// Undoes everything in the copy since its baseline commit, or in a working tree judged in place
+    /// since `requireClean` passed (ignored files stay).
     public static func restore(tree: String) throws {
         try check("/usr/bin/git", ["checkout", "-q", "--", "."], in: tree)
         try check("/usr/bin/git", ["clean", "-fdq"], in: tree)
+    }
+
+    /// Refuses, naming what git reports, unless the working tree at `root` is clean: no tracked file
+    /// changed, no untracked file outside .gitignore. Judging in place undoes each mutant with
+    /// `restore`, which would undo or delete the user's own work in any other tree.
+    public static func requireClean(root: String) throws {
+        let status = try output("/usr/bin/git", ["status", "--porcelain"], in: root)
+        let lines = status.split(separator: "\n")
+        guard lines.isEmpty else {
+            throw ScratchTreeError(description: "the working tree is not clean (git status: \(lines.prefix(3).joined(separator: "; "))"
+                                   + "\(lines.count > 3 ? "; ..." : ""))")
+        }
     }
 
     /// The commit `root` is at, marked `+changes` when tracked files differ from it.
