@@ -38,6 +38,9 @@ case "$kind" in
     ;;
   *) echo "sanitize: usage: $0 asan|tsan [swift test arguments]" >&2; exit 2 ;;
 esac
+# Bounded waits in the transport suites last up to 4 times longer (they end when their condition
+# holds): the instrumented suites under load once took over 5 s to see a refused loopback connect.
+export WIREPROOF_TEST_WAIT_SCALE=4
 [ $# -eq 0 ] || filter=("$@")
 echo "sanitize: building tests with ${flags[0]}"
 "$SWIFT" build --build-tests "${flags[@]}"

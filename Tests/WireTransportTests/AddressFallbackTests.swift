@@ -50,7 +50,7 @@ struct AddressFallbackTests {
         let (client, states) = makeClient(.tcp, resolvingTo: [loopback("::1", port: port), loopback("127.0.0.1", port: port)],
                                           retry: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 2))
         defer { client.cancel() }
-        #expect(states.waitForFailure() == .posix(call: "connect", errno: ECONNREFUSED))
+        #expect(states.waitForFailure() == .posix(call: "connect", errno: ECONNREFUSED), "states: \(states.values)")
         #expect(states.values.filter { if case .waiting = $0 { return true }; return false }.count == 1, "\(states.values)")
     }
 }

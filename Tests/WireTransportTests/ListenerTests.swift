@@ -34,7 +34,7 @@ struct ListenerTests {
         #expect(server.listener.acceptedCount == 2, "refused peers are not counted as accepted")
         // Closing one admitted connection makes room for one more.
         server.accepted.values[0].cancel()
-        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.activeConnectionCount == 1 })
+        #expect(Recorder<Int>.poll(timeout: 2) { server.listener.activeConnectionCount == 1 })
         let extra = makeClient(.tcp, port: server.port)
         #expect(extra.1.waitFor(.ready))
         #expect(server.accepted.wait { $0.count == 3 })
@@ -89,7 +89,7 @@ struct ListenerTests {
         #expect(r?.1 == true || r?.2 != nil, "a rejected peer is closed")
         #expect(seen.values.count == 1 && seen.values.first?.host == "127.0.0.1")
         #expect(server.accepted.values.isEmpty, "a rejected connection never reaches the new-connection handler")
-        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.rejectedCount == 1 })
+        #expect(Recorder<Int>.poll(timeout: 2) { server.listener.rejectedCount == 1 })
     }
 
     @Test func startingAListenerAgainOrAfterCancelDoesNothing() throws {

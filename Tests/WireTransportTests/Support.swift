@@ -4,6 +4,12 @@ import Glibc
 import Testing
 @testable import WireTransport
 
+/// How many times longer this run's bounded waits may last: `WIREPROOF_TEST_WAIT_SCALE`, which
+/// the sanitizer legs set to 4 (ASan runs every suite at once on a loaded 2-core machine, where a
+/// 5 s wait for a refused loopback connect once expired), else 1. A wait ends as soon as its
+/// condition holds, so only a wait that fails, or one that expects nothing, lasts longer.
+let waitScale: Double = ProcessInfo.processInfo.environment["WIREPROOF_TEST_WAIT_SCALE"].flatMap(Double.init).map { max(1, $0) } ?? 1
+
 /// Collects values delivered on callback queues and lets a test wait, bounded, for a condition.
 final class Recorder<T: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -21,10 +27,11 @@ final class Recorder<T: Sendable>: @unchecked Sendable {
         return items
     }
 
-    /// Waits until `predicate(values)` holds or `timeout` seconds pass; returns whether it held.
+    /// Waits until `predicate(values)` holds or `timeout` seconds (times `waitScale`) pass;
+    /// returns whether it held.
     @discardableResult
     func wait(timeout: Double = 5, until predicate: ([T]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         condition.lock(); defer { condition.unlock() }
         while !predicate(items) {
             if !condition.wait(until: deadline) { return predicate(items) }
@@ -127,9 +134,9 @@ func unusedPort(datagram: Bool = false) throws -> UInt16 {
 func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }
 
 extension Recorder {
-    /// Polls `condition` every 10 ms for at most `timeout` seconds; whether it held.
+    /// Polls `condition` every 10 ms for at most `timeout` seconds (times `waitScale`); whether it held.
     static func poll(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * waitScale)
         while Date() < deadline {
             if condition() { return true }
             usleep(10_000)

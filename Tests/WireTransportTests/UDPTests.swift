@@ -128,7 +128,7 @@ struct UDPTests {
         _ = newPeer(sending: 2)
         #expect(server.accepted.wait { $0.count == 2 })
         _ = newPeer(sending: 3)
-        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.refusedCount == 1 })
+        #expect(Recorder<Int>.poll(timeout: 2) { server.listener.refusedCount == 1 })
         first.send(bytes: [4])
         let firstPeer = try #require(server.accepted.values.first { connection in
             receiveBlocking(connection, min: 1, max: 1)?.0 == Data([1])
@@ -137,7 +137,7 @@ struct UDPTests {
         #expect(server.listener.acceptedCount == 2 && server.listener.activeConnectionCount == 2)
         #expect(server.accepted.values.count == 2)
         firstPeer.cancel()
-        #expect(Recorder<Int>().wait(timeout: 2) { _ in server.listener.activeConnectionCount == 1 })
+        #expect(Recorder<Int>.poll(timeout: 2) { server.listener.activeConnectionCount == 1 })
         _ = newPeer(sending: 5)
         #expect(server.accepted.wait { $0.count == 3 })
         #expect(server.listener.acceptedCount == 3 && server.listener.refusedCount == 1)
