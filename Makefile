@@ -112,7 +112,7 @@ bench: setup ## size and speed side by side in one run (docs/measurements.md)
 # targets; TSan (halting on
 # the first report) over the runtime and facade suites, concurrency stress included.
 .PHONY: asan tsan
-asan: setup ## every suite under ASan + LSan, UBSan on the C targets
+asan: setup ## every suite but the protoc cross-check under ASan + LSan, UBSan on the C targets
 	@bash scripts/sanitize.sh asan
 tsan: setup ## runtime suites under TSan, halt_on_error=1
 	@bash scripts/sanitize.sh tsan
