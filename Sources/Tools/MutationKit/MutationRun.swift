@@ -97,15 +97,12 @@ public struct MutationRun {
         }
         let buildSeconds = Date().timeIntervalSince(clock)
         clock = Date()
-        // Every chosen layer's quick suites in one run: each layer's limit is then measured on a
-        // superset of its own suites (generous, never short), and the baseline costs one parallel
-        // run instead of one run per layer (216 s of CI's eight layers, one after the other).
-        let quickSuites = Self.quickSuites(of: chosen.map(\.layer))
-        if runner.run("swift test --skip-build --filter '\(quickSuites)'", limit: 1800) != .ok {
-            Log.say("the unmutated tree fails its suites (\(quickSuites)); see \(logfile)")
+        let quickFilters = Set(chosen.map(\.layer.quick)).sorted()
+        for filter in quickFilters where runner.run("swift test --skip-build --filter '\(filter)'", limit: 1800) != .ok {
+            Log.say("the unmutated tree fails its suites (\(filter)); see \(logfile)")
             return 2
         }
-        let quickSeconds = Date().timeIntervalSince(clock)
+        let quickSeconds = Date().timeIntervalSince(clock) / Double(max(1, quickFilters.count))
         var limits = Limits(build: max(300, options.timeoutScale * buildSeconds), quick: max(60, options.timeoutScale * quickSeconds))
         Log.say("baseline: build \(Int(buildSeconds)) s, quick suites \(Int(quickSeconds)) s; limits build \(Int(limits.build)) s, "
             + "quick \(Int(limits.quick)) s (all suites: measured when a mutant first reaches them)")
@@ -156,13 +153,6 @@ public struct MutationRun {
             }
         }
         return status
-    }
-
-    /// The test filter naming every suite of the layers' quick filters (each an alternation of
-    /// suite names), once each, in byte order.
-    static func quickSuites(of layers: [Layer]) -> String {
-        Set(layers.flatMap { $0.quick.split(separator: "|").map(String.init) })
-            .sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }.joined(separator: "|")
     }
 
     /// Rebuilds the unmutated tree and times every suite on it: the limit for "all suites".
