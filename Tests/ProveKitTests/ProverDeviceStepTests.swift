@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ProverDeviceStepTests {
     @Test func turnedOffTheDevicePartyIsSkippedSayingSo() throws {
         let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", device: false, scratch: "/nonexistent-scratch"))
-        guard case .skipped(let why) = try prover.runDevice() else { Issue.record("the device party ran"); return }
+        guard case .skipped(let why) = try prover.runDevice(peer: .off("x"), runnerBuilt: true) else { Issue.record("the device party ran"); return }
         #expect(why == "--no-device")
     }
 
@@ -19,7 +19,7 @@ import TestSupport
         // No schema.pb in the scratch package: the device build has no descriptor set to read.
         let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", scratch: scratch))
         do {
-            _ = try prover.runDevice()
+            _ = try prover.runDevice(peer: .off("x"), runnerBuilt: true)
             Issue.record("the device party ran without a descriptor set")
         } catch {
             #expect("\(error)".hasPrefix("the device build: "))

@@ -91,7 +91,7 @@ import TestSupport
         #expect(outside.0.optionsFile == nil)
     }
 
-    @Test func theScratchManifestDeclaresTheFiveTargetsAndThePeerOnlyWhenOn() throws {
+    @Test func theScratchManifestDeclaresTheFiveTargetsTheDeviceRunnerAndThePeerOnlyWhenAsked() throws {
         let withDevice = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", scratch: "/tmp/s"))
         let proof = ScratchManifest.Dependency.product("FacadeProof", package: "wireproof")
         let expected: [ScratchManifest.Target] = [
@@ -103,22 +103,24 @@ import TestSupport
             .init("DeviceRunner", executable: true, dependencies: [.target("ProvedSchemaCatalog"), proof,
                                                                    .product("DeviceProof", package: "wireproof")]),
         ]
-        let off = withDevice.scratchManifest(peer: .off("turned off"))
+        let off = withDevice.scratchManifest(peer: .off("turned off"), deviceRunner: true)
         #expect(off.packageName == "ProvedSchemaScratch")
         #expect(off.wireproofRoot == repositoryRoot)
         #expect(off.targets == expected)
         #expect(off.urlDependencies.isEmpty)
 
-        let on = withDevice.scratchManifest(peer: .on)
+        let on = withDevice.scratchManifest(peer: .on, deviceRunner: true)
         var withPeer = expected
         withPeer[3].dependencies.append(.target("ProvedSchemaSwift"))
         withPeer[4].dependencies.append(.target("ProvedSchemaSwift"))
         withPeer.append(.init("ProvedSchemaSwift", dependencies: [.product("SwiftProtobuf", package: "swift-protobuf")]))
         #expect(on.targets == withPeer)
         #expect(on.urlDependencies == [.init(url: "https://github.com/apple/swift-protobuf.git", exactVersion: "1.38.1")])
+        // A schema without nanopb options: the device party is skipped, its runner is not built.
+        #expect(withDevice.scratchManifest(peer: .on, deviceRunner: false).targets == Array(withPeer[0..<4]) + [withPeer[5]])
 
         let noDevice = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", device: false, scratch: "/tmp/s"))
-        #expect(noDevice.scratchManifest(peer: .off("x")).targets[1].dependencies
+        #expect(noDevice.scratchManifest(peer: .off("x"), deviceRunner: false).targets[1].dependencies
                 == [.target("ProvedSchemaC"), .product("NanopbRuntime", package: "wireproof")])
     }
 }

@@ -19,9 +19,11 @@ extension Prover {
     /// The scratch package's device runner target.
     static let deviceRunner = "DeviceRunner"
 
-    /// Builds the device's C and runs the device party. Throws `ProveError` when it cannot be
-    /// carried out (nanopb refuses the schema's options, the device C does not compile).
-    func runDevice() throws -> DeviceStepOutcome {
+    /// Builds the device's C and runs the device party. The runner was built in step 3 when
+    /// `runnerBuilt`; otherwise (generation saw no nanopb option, which should then be skipped here)
+    /// it is declared and built now, never an older schema's binary run. Throws `ProveError` when
+    /// the party cannot be carried out (nanopb refuses the schema's options, the device C does not compile).
+    func runDevice(peer: SwiftProtobufPeerStep.State, runnerBuilt: Bool) throws -> DeviceStepOutcome {
         guard options.device else { return .skipped("--no-device") }
         let work = scratch + "/device"
         try? FileManager.default.removeItem(atPath: work)
@@ -37,7 +39,11 @@ extension Prover {
         guard let driver = built.driver else { return .skipped("the schema sets no nanopb option") }
         if built.field32 { printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
-        // The runner was built with the proof runner (step 3).
+        if !runnerBuilt {
+            try writeManifestAndRunners(peer: peer, deviceRunner: true)
+            let status = try ChildProcess.runShowingOutput("/usr/bin/env", Prover.scratchBuild(scratch, ["--product", Self.deviceRunner]))
+            guard status == 0 else { throw ProveError(description: "the device runner did not build (exit \(status)); this is a Wireproof bug") }
+        }
         let reportPath = work + "/device.json"
         let runner = try ChildProcess.runShowingOutput(scratch + "/.build/debug/" + Self.deviceRunner, [
             "--descriptor-set", scratch + "/schema.pb", "--layout", work + "/layout.json", "--driver", driver,

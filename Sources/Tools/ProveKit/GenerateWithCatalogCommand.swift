@@ -64,10 +64,11 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
         return lines + options.hint()
     }
 
-    /// Generates C, facades and the catalog from one plan; returns the lines to report and the
-    /// files whose C and facades were generated.
+    /// Generates C, facades and the catalog from one plan; returns the lines to report, the
+    /// files whose C and facades were generated, and whether the schema sets nanopb options (known
+    /// only when the request asks for the limits they give; else false).
     static func generate(_ request: GenerationRequest, catalogOut: String, protoDirectoryHint: String?,
-                         tools: GenerationTools) throws(GeneratorError) -> (report: [String], files: [String]) {
+                         tools: GenerationTools) throws(GeneratorError) -> (report: [String], files: [String], setsNanopbOptions: Bool) {
         let result = try SchemaGeneration.run(request, tools: tools)
         let facadeModule = URL(fileURLWithPath: request.swiftOut ?? "").lastPathComponent
         var inputs = result.inputs
@@ -76,6 +77,6 @@ public struct GenerateWithCatalogCommand: ParsableCommand {
                                                protoDirectoryHint: protoDirectoryHint, inputs: inputs)
         let report = result.report + (try CatalogCommand.write(files, to: catalogOut))
             + ["proto: catalog in \(SchemaGeneration.display(SchemaGeneration.absolute(catalogOut)))"]
-        return (report, result.cFiles)
+        return (report, result.cFiles, result.deviceLayout != nil)
     }
 }

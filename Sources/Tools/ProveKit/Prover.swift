@@ -118,8 +118,8 @@ struct Prover {
         // 2. Generate C, facades and the catalog into the scratch package.
         printError("prove [2/4] generate nanopb C, facades and the catalog")
         clock = Date()
-        var peer = SwiftProtobufPeerStep.State.off("not generated")
-        do { peer = try generate(); summary.swiftProtobuf = peer.summary } catch {
+        var peer = SwiftProtobufPeerStep.State.off("not generated"), deviceRunner = false
+        do { (peer, deviceRunner) = try generate(); summary.swiftProtobuf = peer.summary } catch {
             summary.error = "\(error)"
             printError("prove: \(error)")
             return try finish(2)
@@ -128,7 +128,7 @@ struct Prover {
 
         // 3. Build the runners: the whole scratch package in one `swift build` (each build plans
         // the package and Wireproof's again, seconds that a proof of a small schema is mostly made of).
-        printError("prove [3/4] build the proof and device runners (swift build; the first run compiles the runtime too)")
+        printError("prove [3/4] build the proof runner\(deviceRunner ? " and the device runner" : "") (swift build; the first run compiles the runtime too)")
         clock = Date()
         var build = try ChildProcess.runShowingOutput("/usr/bin/env", Self.scratchBuild(scratch, []))
         if build != 0 && peer == .on {
@@ -139,7 +139,7 @@ struct Prover {
             if peer != .on {
                 summary.swiftProtobuf = peer.summary
                 printError("prove: SwiftProtobuf peer \(peer.summary)")
-                try writeManifestAndRunners(peer: peer)
+                try writeManifestAndRunners(peer: peer, deviceRunner: deviceRunner)
                 build = try ChildProcess.runShowingOutput("/usr/bin/env", Self.scratchBuild(scratch, []))
             }
         }
@@ -171,7 +171,7 @@ struct Prover {
         // 4b. The device party: the schema's own nanopb build, options applied (DeviceStep.swift).
         clock = Date()
         do {
-            switch try runDevice() {
+            switch try runDevice(peer: peer, runnerBuilt: deviceRunner) {
             case .skipped(let why): summary.deviceSkipped = why; printError("prove: device party skipped: \(why)")
             case .ran(let report): summary.device = report
             }
@@ -240,17 +240,19 @@ struct Prover {
 
     /// Generates C, facades and the catalog into the scratch package from one plan, in this
     /// process (and the SwiftProtobuf peer's code when it is on), and writes the package's
-    /// manifest and runners.
-    private func generate() throws -> SwiftProtobufPeerStep.State {
+    /// manifest and runners: the device runner only when the device party is on and generation
+    /// found the schema's nanopb options (without them the party is skipped).
+    private func generate() throws -> (peer: SwiftProtobufPeerStep.State, deviceRunner: Bool) {
         try FileManager.default.createDirectory(atPath: scratch + "/Sources", withIntermediateDirectories: true)
         let (request, hint) = generationRequest()
-        let generated: [String]
+        let generated: [String], deviceRunner: Bool
         do {
-            let (lines, files) = try GenerateWithCatalogCommand.generate(
+            let (lines, files, setsOptions) = try GenerateWithCatalogCommand.generate(
                 request, catalogOut: "\(scratch)/Sources/\(Self.catalogTarget)", protoDirectoryHint: hint,
                 tools: GenerationTools.inTree(root))
             for line in lines where !line.hasPrefix("wrote ") && !line.hasPrefix("removed ") { printError(line) }
             generated = files
+            deviceRunner = options.device && setsOptions
         } catch {
             let hint = "\(error)".contains("device's layout") ? " (--no-device skips the device party and its limits)" : ""
             throw ProveError(description: "generation refused the schema: \(error)\(hint)")
@@ -258,9 +260,9 @@ struct Prover {
         // The peer judges what the facades judge: protoc-gen-swift's code for the same files.
         let peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer,
                                                      judged: Set(generated))
-        try writeManifestAndRunners(peer: peer)
+        try writeManifestAndRunners(peer: peer, deviceRunner: deviceRunner)
         if peer != .on { printError("prove: SwiftProtobuf peer \(peer.summary)") }
-        return peer
+        return (peer, deviceRunner)
     }
 
     /// What generation is asked for: C, facades (with the device's limits when the device party
@@ -280,8 +282,9 @@ struct Prover {
         return (request, hint)
     }
 
-    /// The scratch package's manifest and its two runners, with or without the SwiftProtobuf peer.
-    private func writeManifestAndRunners(peer: SwiftProtobufPeerStep.State) throws {
+    /// The scratch package's manifest and its two runners' sources, with or without the
+    /// SwiftProtobuf peer; the manifest declares the device runner only with `deviceRunner`.
+    func writeManifestAndRunners(peer: SwiftProtobufPeerStep.State, deviceRunner: Bool) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.runner)", withIntermediateDirectories: true)
         try write(SwiftProtobufPeerStep.runnerSource(peer, role: "The proof runner", module: "FacadeProof", command: "ProofRunnerCommand",
@@ -289,12 +292,13 @@ struct Prover {
         try fm.createDirectory(atPath: "\(scratch)/Sources/\(Self.deviceRunner)", withIntermediateDirectories: true)
         try write(SwiftProtobufPeerStep.runnerSource(peer, role: "The device party's runner", module: "DeviceProof", command: "DeviceProofCommand",
                                                      catalogModule: Self.catalogTarget), to: "\(scratch)/Sources/\(Self.deviceRunner)/main.swift")
-        try scratchManifest(peer: peer).write(into: scratch)
+        try scratchManifest(peer: peer, deviceRunner: deviceRunner).write(into: scratch)
     }
 
     /// The scratch package's manifest: C, facades (with the device's limits when the device party
-    /// is on), catalog and the two runners, plus SwiftProtobuf's target when the peer is on.
-    func scratchManifest(peer: SwiftProtobufPeerStep.State) -> ScratchManifest {
+    /// is on), catalog and the proof runner, the device runner with `deviceRunner`, plus
+    /// SwiftProtobuf's target when the peer is on.
+    func scratchManifest(peer: SwiftProtobufPeerStep.State, deviceRunner: Bool) -> ScratchManifest {
         var manifest = ScratchManifest(
             packageName: "ProvedSchemaScratch", writtenBy: "`wireproof prove`",
             purpose: ["A scratch package holding the schema at \(protoDirectory), generated by wireproof generate."],
@@ -305,9 +309,11 @@ struct Prover {
                   + (options.device ? [.product("NanopbDeviceLimits", package: "wireproof")] : [])),
             .init(Self.catalogTarget, dependencies: [.target(Self.facadeTarget), .product("FacadeProof", package: "wireproof")]),
             .init(Self.runner, executable: true, dependencies: [.target(Self.catalogTarget), .product("FacadeProof", package: "wireproof")]),
-            .init(Self.deviceRunner, executable: true, dependencies: [.target(Self.catalogTarget), .product("FacadeProof", package: "wireproof"),
-                                                                      .product("DeviceProof", package: "wireproof")]),
         ]
+        if deviceRunner {
+            manifest.targets.append(.init(Self.deviceRunner, executable: true, dependencies: [
+                .target(Self.catalogTarget), .product("FacadeProof", package: "wireproof"), .product("DeviceProof", package: "wireproof")]))
+        }
         SwiftProtobufPeerStep.addPeer(peer, to: &manifest, runners: [Self.runner, Self.deviceRunner])
         return manifest
     }

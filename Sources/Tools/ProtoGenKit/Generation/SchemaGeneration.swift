@@ -58,6 +58,9 @@ public struct GenerationResult: Sendable {
     public let cFiles: [String]
     /// Skipped and honoured options, skipped extensions, files written: one line each.
     public let report: [String]
+    /// nanopb's layout of the schema under its own options, when the limits were asked for
+    /// (`limitsFromOptions`) and the schema sets any nanopb option; else nil.
+    public let deviceLayout: DeviceLayout?
 }
 
 public enum SchemaGeneration {
@@ -131,7 +134,8 @@ public enum SchemaGeneration {
         }
         if let out = request.descriptorOut { try write(setData, to: absolute(out)) }
         if let out = request.planOut { try write(Data(ProtoGen.planJSON(plan).utf8), to: absolute(out)) }
-        return GenerationResult(schema: schema, inputs: inputs, descriptorSet: setBytes, cFiles: plan.cFiles, report: lines)
+        return GenerationResult(schema: schema, inputs: inputs, descriptorSet: setBytes, cFiles: plan.cFiles, report: lines,
+                                deviceLayout: deviceLayout)
     }
 
     /// Runs nanopb's generator on one descriptor set per file with C; returns its output in the
