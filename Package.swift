@@ -73,7 +73,7 @@ let package = Package(
         // The device party of the proof: the schema's own nanopb build (scripts/device-build.py,
         // Sources/Proof/DeviceDriver, compiled by `wireproof prove`) against the facades.
         .target(name: "DeviceProof", dependencies: ["FacadeProof", "NanopbDeviceLayout", "ProtoOracle", "ProtoSchema", "ProofSupport"], path: "Sources/Proof/DeviceProof"),
-        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoOracle", "ProtoSchema", "ProofSupport", "TestSupport"]),
+        .testTarget(name: "DeviceProofTests", dependencies: ["DeviceProof", "FacadeProof", "ProtoGenKit", "ProtoOracle", "ProtoSchema", "ProofSupport", "TestSupport"]),
         // Proof-side generation: a schema's catalog module (every oracle exemplar written as facade
         // builder calls), emitted from the generator's plan; `wireproof catalog` runs it.
         .target(name: "CatalogGenerator", dependencies: ["ProtoGenKit", "ProtoOracle", "ProtoSchema", argumentParser], path: "Sources/Proof/CatalogGenerator"),

@@ -2,26 +2,20 @@ import DeviceProof
 import Foundation
 import Testing
 
-/// How `DeviceBuild.make` compiles the device driver: with nanopb's default configuration first,
-/// again with PB_FIELD_32BIT only when the compiler's complaint names it (and says so in its
-/// output), and otherwise fails with the first three error lines. The Wireproof tree is stood in
-/// for by a folder whose device-build.py writes a fixed layout and one generated C file, and whose
-/// nanopb sources and driver are empty C files; the C compiler is the real one.
+/// How `DeviceBuild.compile` compiles the device driver: with nanopb's default configuration
+/// first, again with PB_FIELD_32BIT only when the compiler's complaint is one it answers (and says
+/// so in its output), and otherwise fails with the first three error lines. The Wireproof tree is
+/// stood in for by a folder whose nanopb sources and driver are empty C files, and nanopb's build
+/// of the schema by a fixed layout and one generated C file; the C compiler is the real one.
 @Suite struct DeviceBuildCompileRetryTests {
-    /// A stand-in tree whose generator writes `generatedC`; owned by the value, removed by `remove()`.
+    /// A stand-in tree whose device build holds `generatedC`; owned by the value, removed by `remove()`.
     struct StandInTree {
         let root: String
         init(generatedC: String) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-devbuild-\(UUID().uuidString)").path
             let files = [
-                "scripts/device-build.py": """
-                    import os, sys
-                    work = sys.argv[4]
-                    os.makedirs(work + "/gen", exist_ok=True)
-                    open(work + "/layout.json", "w").write('{"messages": [], "options": true}')
-                    open(work + "/gen/schema.pb.c", "w").write(open(os.path.dirname(__file__) + "/generated.c").read())
-                    """,
-                "scripts/generated.c": generatedC,
+                "work/layout.json": #"{"messages": [], "options": true}"#,
+                "work/gen/schema.pb.c": generatedC,
                 ".deps/nanopb/pb_common.c": "int wp_stand_in_common(void) { return 0; }\n",
                 ".deps/nanopb/pb_decode.c": "int wp_stand_in_decode(void) { return 0; }\n",
                 ".deps/nanopb/pb_encode.c": "int wp_stand_in_encode(void) { return 0; }\n",
@@ -34,7 +28,7 @@ import Testing
             }
         }
         func make() throws -> DeviceBuild.Output {
-            try DeviceBuild.make(root: root, descriptorSet: root + "/unused.pb", protoDirectory: root, work: root + "/work")
+            try DeviceBuild.compile(root: root, work: root + "/work")
         }
         func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
@@ -45,6 +39,21 @@ import Testing
         let output = try tree.make()
         #expect(output.field32)
         #expect(output.driver == tree.root + "/work/device_driver")
+        #expect(FileManager.default.isExecutableFile(atPath: tree.root + "/work/device_driver"))
+    }
+
+    /// pb.h's own check, as a tag past 65535 trips it: the generator writes no `#error` for it.
+    @Test func aFieldInfoThatDoesNotFitItsWidthIsCompiledAgainWithField32() throws {
+        let tree = try StandInTree(generatedC: """
+            #ifndef PB_FIELD_32BIT
+            _Static_assert(262143 < (1u << 16), "FIELDINFO_DOES_NOT_FIT_width4_field262143");
+            #endif
+            int generated(void) { return 1; }
+
+            """)
+        defer { tree.remove() }
+        let output = try tree.make()
+        #expect(output.field32)
         #expect(FileManager.default.isExecutableFile(atPath: tree.root + "/work/device_driver"))
     }
 

@@ -12,6 +12,7 @@ import ProtoOracle
 import ProtoSchema
 import Testing
 import TestSupport
+@testable import ProtoGenKit
 
 private let root = repositoryRoot
 
@@ -32,7 +33,12 @@ private struct BuiltDevice {
                                                            "--descriptor_set_out=" + set] + protos, in: protoDirectory)
         try #require(protoc.status == 0, "\(protoc.stderrText)")
         schemas = try SchemaSet(contentsOf: set)
-        let built = try DeviceBuild.make(root: root, descriptorSet: set, protoDirectory: protoDirectory, work: work + "/device")
+        // nanopb's build as generation writes it for the device party, then the driver on it.
+        try FileManager.default.createDirectory(atPath: work + "/device", withIntermediateDirectories: true)
+        let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: protoDirectory, protoPaths: [])
+        _ = try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: protoDirectory, optionArguments: sources,
+                                                into: work + "/device", tools: GenerationTools.inTree(root))
+        let built = try DeviceBuild.compile(root: root, work: work + "/device")
         layout = built.layout
         driver = DeviceDriver(executable: try #require(built.driver, "the schema sets options"), workDirectory: work + "/run")
     }

@@ -17,8 +17,9 @@ import TestSupport
         defer { scratch.remove() }
         let (schema, set) = try compileTestSchema("options-nesting", into: scratch.path)
         let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
+        try scratch.makeFolder("device")
         let layout = try #require(try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: schema, optionArguments: sources,
-                                                                      scratch: scratch, tools: tools))
+                                                                      into: scratch.path + "/device", tools: tools))
         #expect(layout.options)
         #expect(layout.messages.map { "\($0.fullName) \($0.cName) dropped \($0.dropped.count)" }
                 == ["nest.Outer nest_Outer dropped 0", "nest.Outer.Inner nest_Outer_Inner dropped 0"])

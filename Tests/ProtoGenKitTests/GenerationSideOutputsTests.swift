@@ -1,8 +1,10 @@
 // What a generation run writes besides the targets: the descriptor set (`--descriptor-out`) and
-// the plan (`--plan-out`), each into folders it creates, each rewritten only when it changes; and
-// the C renames of every kind reaching nanopb's output.
+// the plan (`--plan-out`), each into folders it creates, each rewritten only when it changes; the
+// device's build the facades' limits came from (`deviceBuildOut`, for the device party of prove);
+// and the C renames of every kind reaching nanopb's output.
 
 import Foundation
+import NanopbDeviceLayout
 import ProtoGenKit
 import ProtoSchema
 import Testing
@@ -37,6 +39,33 @@ import TestSupport
         #expect(try runGeneration(protoDirectory: folder.path + "/protos", arguments, hint: false).status == 0)
         #expect(try Self.modified(set) != old && Self.modified(plan) != old)
         #expect(try PlanDocument.load(plan).messages.map(\.proto) == ["s.A", "s.B"])
+    }
+
+    /// The options file is named after no `.proto` (the bundled schema's `rtm.options` shape), so
+    /// nanopb finds it only because generation hands it over: the kept build must be that one.
+    @Test func theDeviceBuildKeptIsTheOneTheLimitsCameFromWithATopLevelOptionsFile() throws {
+        let folder = try TemporaryFolder("device-build-out")
+        try Self.writeSchema("syntax = \"proto3\"; message A { string name = 1; }", in: folder)
+        try "A.name max_size:8\n".write(toFile: folder.path + "/protos/limits.options", atomically: true, encoding: .utf8)
+        var request = GenerationRequest(protoDirectory: folder.path + "/protos", cOut: folder.path + "/out/AC")
+        request.swiftOut = folder.path + "/out/A"
+        request.limitsFromOptions = true
+        request.deviceBuildOut = folder.path + "/out/device"
+        try FileManager.default.createDirectory(atPath: request.deviceBuildOut! + "/stale", withIntermediateDirectories: true)
+        let result = try SchemaGeneration.run(request, tools: GenerationTools.inTree(repositoryRoot))
+
+        let limit = try #require(result.deviceLayout?.messages.first?.fields.first)
+        #expect(limit.name == "name" && limit.maxSize == 8)
+        let kept = try DeviceLayout(contentsOf: folder.path + "/out/device/layout.json")
+        #expect(kept.options && kept.messages.first?.fields.first?.maxSize == 8)
+        let header = try String(contentsOfFile: folder.path + "/out/device/gen/x.pb.h", encoding: .utf8)
+        #expect(header.contains("char name[8];"), "\(header)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/device/stale"), "the folder is replaced")
+
+        request.limitsFromOptions = false
+        request.deviceBuildOut = folder.path + "/out/device-unasked"
+        _ = try SchemaGeneration.run(request, tools: GenerationTools.inTree(repositoryRoot))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/device-unasked"), "no device build without the limits")
     }
 
     @Test func aCKeywordTypeFieldAndOneofAreRenamedInNanopbsOutput() throws {

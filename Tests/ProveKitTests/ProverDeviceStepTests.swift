@@ -3,24 +3,30 @@ import Testing
 @testable import ProveKit
 import TestSupport
 
-/// The device party is skipped, saying so, when --no-device turns it off; a device build that
-/// cannot be made stops the proof, saying how to skip the party.
+/// The device party is skipped, saying so, when --no-device turns it off or generation found no
+/// nanopb option; a device build that cannot be made stops the proof, saying how to skip the party.
 @Suite struct ProverDeviceStepTests {
     @Test func turnedOffTheDevicePartyIsSkippedSayingSo() throws {
         let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", device: false, scratch: "/nonexistent-scratch"))
-        guard case .skipped(let why) = try prover.runDevice(peer: .off("x"), runnerBuilt: true) else { Issue.record("the device party ran"); return }
+        guard case .skipped(let why) = try prover.runDevice(runnerBuilt: true) else { Issue.record("the device party ran"); return }
         #expect(why == "--no-device")
+    }
+
+    @Test func aSchemaGenerationFoundNoOptionInIsSkippedSayingSo() throws {
+        let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", scratch: "/nonexistent-scratch"))
+        guard case .skipped(let why) = try prover.runDevice(runnerBuilt: false) else { Issue.record("the device party ran"); return }
+        #expect(why == "the schema sets no nanopb option")
     }
 
     @Test func aDeviceBuildThatCannotBeMadeSaysHowToSkipIt() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("device-step-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        // No schema.pb in the scratch package: the device build has no descriptor set to read.
+        // Generation left no device build in the scratch package: there is no layout to read.
         let prover = try Prover(options: .init(protoDirectory: repositoryRoot + "/Protos", scratch: scratch))
         do {
-            _ = try prover.runDevice(peer: .off("x"), runnerBuilt: true)
-            Issue.record("the device party ran without a descriptor set")
+            _ = try prover.runDevice(runnerBuilt: true)
+            Issue.record("the device party ran without a device build")
         } catch {
             #expect("\(error)".hasPrefix("the device build: "))
             #expect("\(error)".hasSuffix(" (--no-device skips the device party)"))

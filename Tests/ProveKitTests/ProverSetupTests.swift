@@ -82,11 +82,13 @@ import TestSupport
         #expect(request.protoPaths == ["/tmp/imports"])
         #expect(request.honourOptions)
         #expect(!request.limitsFromOptions)
+        #expect(request.deviceBuildOut == nil)
         #expect(hint == "Protos")
 
         let outside = try Prover(options: .init(protoDirectory: try temporaryFolder("outside"), scratch: "/tmp/s")).generationRequest()
         #expect(outside.protoDirectoryHint == nil)
         #expect(outside.0.limitsFromOptions)  // the device party is on by default
+        #expect(outside.0.deviceBuildOut == "/tmp/s/device")  // what its step compiles
         #expect(!outside.0.honourOptions)
         #expect(outside.0.optionsFile == nil)
     }

@@ -1,6 +1,7 @@
-// Building the device side of a schema: nanopb's own generator with the schema's own options
-// (scripts/device-build.py), then the C driver (Sources/Proof/DeviceDriver/device_driver.c)
-// compiled with that output and nanopb's own runtime from the Wireproof tree's .deps/nanopb.
+// Building the device side of a schema: the C driver (Sources/Proof/DeviceDriver/device_driver.c)
+// compiled with nanopb's build of the schema under its own options and nanopb's own runtime from
+// the Wireproof tree's .deps/nanopb. Generation writes that build (`GenerationRequest.deviceBuildOut`,
+// scripts/device-build.py), so the device and the facades' limits read the same option sources.
 
 import Foundation
 import NanopbDeviceLayout
@@ -16,17 +17,10 @@ public enum DeviceBuild {
         public let field32: Bool
     }
 
-    /// Builds into `work` (created; owned by the caller). `root` is the Wireproof tree.
-    /// Throws `DeviceProofError` with nanopb's or the compiler's reason when it cannot be built.
-    public static func make(root: String, descriptorSet: String, protoDirectory: String, work: String,
-                            optionsFile: String? = nil, searchPaths: [String] = []) throws -> Output {
-        var arguments = [root + "/scripts/device-build.py", root + "/.deps/nanopb", descriptorSet, protoDirectory, work]
-        if let optionsFile { arguments += ["--options", optionsFile] }
-        for path in searchPaths { arguments += ["--search", path] }
-        let build = try ChildProcess.run("/usr/bin/python3", arguments)
-        guard build.status == 0 else {
-            throw DeviceProofError(description: build.stderrText.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+    /// Compiles the driver into `work`, which holds nanopb's build of the schema (`layout.json`,
+    /// and `gen/` when the layout says the schema sets options). `root` is the Wireproof tree.
+    /// Throws `DeviceProofError` with the compiler's reason when it does not compile.
+    public static func compile(root: String, work: String) throws -> Output {
         let layout = try DeviceLayout(contentsOf: work + "/layout.json")
         guard layout.options else { return Output(layout: layout, driver: nil, field32: false) }
 
@@ -41,7 +35,7 @@ public enum DeviceBuild {
             ] + generated + ["pb_common.c", "pb_decode.c", "pb_encode.c"].map { nanopb + "/" + $0 })
         }
         var compiled = try compile([]), field32 = false
-        if compiled.status != 0 && compiled.stderrText.contains("PB_FIELD_32BIT") {
+        if compiled.status != 0 && demandsField32(compiled.stderrText) {
             compiled = try compile(["-DPB_FIELD_32BIT=1"])
             field32 = true
         }
@@ -50,5 +44,13 @@ public enum DeviceBuild {
             throw DeviceProofError(description: "nanopb's generator output does not compile: \(first)")
         }
         return Output(layout: layout, driver: driver, field32: field32)
+    }
+
+    /// Whether the compiler's complaint is one PB_FIELD_32BIT answers: the generator's own
+    /// `#error` naming it, or pb.h's static assertion that a field's tag, offset or size does not
+    /// fit its descriptor width (`FIELDINFO_DOES_NOT_FIT_width<N>_field<tag>`), which the generator
+    /// does not foresee for tags past 65535; with PB_FIELD_32BIT those widths hold 30 bits.
+    static func demandsField32(_ stderr: String) -> Bool {
+        stderr.contains("PB_FIELD_32BIT") || stderr.contains("FIELDINFO_DOES_NOT_FIT")
     }
 }

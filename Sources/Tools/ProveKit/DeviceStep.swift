@@ -1,7 +1,8 @@
 // The device party of `wireproof prove` (docs/device.md): when the schema sets nanopb options,
-// nanopb's own generator writes the schema's C with them (scripts/device-build.py), the C driver
-// (Sources/Proof/DeviceDriver) is compiled against nanopb's own runtime, and the scratch package's
-// DeviceRunner sends it every facade exemplar and every limit exemplar.
+// generation keeps nanopb's own build of the schema with them (scripts/device-build.py, the same
+// option sources as the facades' limits), the C driver (Sources/Proof/DeviceDriver) is compiled
+// against it and nanopb's own runtime, and the scratch package's DeviceRunner sends it every
+// facade exemplar and every limit exemplar.
 
 import DeviceProof
 import Foundation
@@ -19,31 +20,23 @@ extension Prover {
     /// The scratch package's device runner target.
     static let deviceRunner = "DeviceRunner"
 
-    /// Builds the device's C and runs the device party. The runner was built in step 3 when
-    /// `runnerBuilt`; otherwise (generation saw no nanopb option, which should then be skipped here)
-    /// it is declared and built now, never an older schema's binary run. Throws `ProveError` when
-    /// the party cannot be carried out (nanopb refuses the schema's options, the device C does not compile).
-    func runDevice(peer: SwiftProtobufPeerStep.State, runnerBuilt: Bool) throws -> DeviceStepOutcome {
+    /// Compiles the device's C that generation left in `scratch/device` and runs the device party.
+    /// `runnerBuilt` is generation's answer (the runner is declared and built in step 3 exactly
+    /// when generation found nanopb options); without it the party is skipped. Throws `ProveError`
+    /// when the party cannot be carried out (the device C does not compile, the runner stops).
+    func runDevice(runnerBuilt: Bool) throws -> DeviceStepOutcome {
         guard options.device else { return .skipped("--no-device") }
+        guard runnerBuilt else { return .skipped("the schema sets no nanopb option") }
         let work = scratch + "/device"
-        try? FileManager.default.removeItem(atPath: work)
         let built: DeviceBuild.Output
-        do {
-            built = try DeviceBuild.make(
-                root: root, descriptorSet: scratch + "/schema.pb", protoDirectory: protoDirectory, work: work,
-                optionsFile: options.optionsFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                searchPaths: options.protoPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        } catch {
+        do { built = try DeviceBuild.compile(root: root, work: work) } catch {
             throw ProveError(description: "the device build: \(error) (--no-device skips the device party)")
         }
-        guard let driver = built.driver else { return .skipped("the schema sets no nanopb option") }
+        guard let driver = built.driver else {
+            throw ProveError(description: "the device build in \(work) sets no nanopb option, but generation found some; this is a Wireproof bug")
+        }
         if built.field32 { printError("prove: the device's C needs PB_FIELD_32BIT; built with it") }
 
-        if !runnerBuilt {
-            try writeManifestAndRunners(peer: peer, deviceRunner: true)
-            let status = try ChildProcess.runShowingOutput("/usr/bin/env", Prover.scratchBuild(scratch, ["--product", Self.deviceRunner]))
-            guard status == 0 else { throw ProveError(description: "the device runner did not build (exit \(status)); this is a Wireproof bug") }
-        }
         let reportPath = work + "/device.json"
         let runner = try ChildProcess.runShowingOutput(scratch + "/.build/debug/" + Self.deviceRunner, [
             "--descriptor-set", scratch + "/schema.pb", "--layout", work + "/layout.json", "--driver", driver,

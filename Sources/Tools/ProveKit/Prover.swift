@@ -171,7 +171,7 @@ struct Prover {
         // 4b. The device party: the schema's own nanopb build, options applied (DeviceStep.swift).
         clock = Date()
         do {
-            switch try runDevice(peer: peer, runnerBuilt: deviceRunner) {
+            switch try runDevice(runnerBuilt: deviceRunner) {
             case .skipped(let why): summary.deviceSkipped = why; printError("prove: device party skipped: \(why)")
             case .ran(let report): summary.device = report
             }
@@ -278,6 +278,7 @@ struct Prover {
         // With the device party on, the facades carry the device's limits, and the party checks
         // their deviceLimitViolations() against its layout on every message it sends.
         request.limitsFromOptions = options.device
+        request.deviceBuildOut = options.device ? "\(scratch)/device" : nil  // the device party's C, the limits' option sources
         let hint = RootPath.inside(root, protoDirectory)
         return (request, hint)
     }

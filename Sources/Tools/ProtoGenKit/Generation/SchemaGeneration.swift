@@ -38,6 +38,11 @@ public struct GenerationRequest: Sendable {
     public var descriptorOut: String?
     /// Also write the plan (JSON) there.
     public var planOut: String?
+    /// With `limitsFromOptions`, also keep nanopb's build of the schema under its own options
+    /// there (scripts/device-build.py's output: `layout.json`, and the device's C under `gen/`
+    /// when the schema sets any option). The folder is replaced; `DeviceBuild.compile` builds the
+    /// device party's driver from it, so the limits and the device see the same option sources.
+    public var deviceBuildOut: String?
 
     public init(protoDirectory: String, cOut: String) {
         self.protoDirectory = protoDirectory
@@ -116,8 +121,9 @@ public enum SchemaGeneration {
                                     forbidden: [scratch.path, protoDirectory] + protoPaths)
         var deviceLayout: DeviceLayout?
         if request.limitsFromOptions && request.swiftOut != nil {
+            try scratch.makeFolder("device")
             deviceLayout = try deviceLayoutOf(setPath: setPath, protoDirectory: protoDirectory, optionArguments: optionArguments,
-                                              scratch: scratch, tools: tools)
+                                              into: scratch.path + "/device", tools: tools)
             if deviceLayout == nil { lines.append("protogen: --limits-from-options: the schema sets no nanopb option; the facades carry no limits") }
         }
         let facades: [GeneratedFile]? = try request.swiftOut.map { _ throws(GeneratorError) in
@@ -134,6 +140,9 @@ public enum SchemaGeneration {
         }
         if let out = request.descriptorOut { try write(setData, to: absolute(out)) }
         if let out = request.planOut { try write(Data(ProtoGen.planJSON(plan).utf8), to: absolute(out)) }
+        if let out = request.deviceBuildOut, request.limitsFromOptions && request.swiftOut != nil {
+            try replace(absolute(out), with: scratch.path + "/device")
+        }
         return GenerationResult(schema: schema, inputs: inputs, descriptorSet: setBytes, cFiles: plan.cFiles, report: lines,
                                 deviceLayout: deviceLayout)
     }
@@ -184,15 +193,14 @@ public enum SchemaGeneration {
         return generated
     }
 
-    /// nanopb's layout of the schema under its own options (the device's build), or nil when the
-    /// schema sets none.
-    static func deviceLayoutOf(setPath: String, protoDirectory: String, optionArguments: [String], scratch: ScratchFolder,
-                                       tools: GenerationTools) throws(GeneratorError) -> DeviceLayout? {
-        try scratch.makeFolder("device")
-        _ = try tools.run(tools.python, [tools.deviceBuilder, tools.nanopb, setPath, protoDirectory, scratch.path + "/device"] + optionArguments,
+    /// nanopb's build of the schema under its own options (the device's C and layout) into the
+    /// existing folder `out`; returns the layout, or nil when the schema sets no option.
+    static func deviceLayoutOf(setPath: String, protoDirectory: String, optionArguments: [String], into out: String,
+                               tools: GenerationTools) throws(GeneratorError) -> DeviceLayout? {
+        _ = try tools.run(tools.python, [tools.deviceBuilder, tools.nanopb, setPath, protoDirectory, out] + optionArguments,
                           what: "nanopb's generator with the schema's options (the device's layout)")
         let layout: DeviceLayout
-        do { layout = try DeviceLayout(contentsOf: scratch.path + "/device/layout.json") } catch {
+        do { layout = try DeviceLayout(contentsOf: out + "/layout.json") } catch {
             throw .io(path: tools.deviceBuilder, reason: "\(error)")
         }
         return layout.options ? layout : nil
@@ -249,6 +257,16 @@ public enum SchemaGeneration {
     public static func display(_ path: String) -> String {
         let cwd = FileManager.default.currentDirectoryPath + "/"
         return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+
+    /// Copies the folder `built` to `path`, replacing what was there (copied, not moved: the
+    /// temporary folder may be on another file system).
+    private static func replace(_ path: String, with built: String) throws(GeneratorError) {
+        do {
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: built, toPath: path)
+        } catch { throw .io(path: path, reason: "cannot write: \(error)") }
     }
 
     private static func write(_ data: Data, to path: String) throws(GeneratorError) {
