@@ -46,7 +46,9 @@ struct AddressFallbackTests {
 
     /// Every address refused: one recoverable failure (waiting) per round, not one per address.
     @Test func everyAddressRefusedWaitsWithTheLastError() throws {
-        let port = try unusedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let (client, states) = makeClient(.tcp, resolvingTo: [loopback("::1", port: port), loopback("127.0.0.1", port: port)],
                                           retry: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 2))
         defer { client.cancel() }

@@ -39,8 +39,9 @@ import Testing
     }
 
     @Test func aRefusedAddressFailsTheRaceWithTheConnectError() throws {
-        let port = try unusedPort()
-        let result = outcome(of: [loopback("127.0.0.1", port: port)])
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let result = outcome(of: [loopback("127.0.0.1", port: refusing.port)])
         #expect(result == .failure(.posix(call: "connect", errno: ECONNREFUSED)), "\(String(describing: result))")
     }
 

@@ -23,20 +23,24 @@ struct ConnectionStateTests {
     }
 
     @Test func refusedPortWaitsThenBecomesReadyWhenAListenerAppears() throws {
-        let port = try unusedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }  // closed below, before the listener takes the port
+        let port = refusing.port
         let (client, states) = makeClient(.tcp, port: port)
         defer { client.cancel() }
         let waited = states.wait { $0.contains { if case .waiting(.posix(_, ECONNREFUSED)) = $0 { return true }; return false } }
         #expect(waited, "a refused connect is reported as waiting(ECONNREFUSED), not failed: \(states.values)")
         #expect(!states.values.contains { if case .failed = $0 { return true }; return false })
+        refusing.close()
         let server = try TestServer(.tcp, port: port)
         defer { server.stop() }
         #expect(states.waitFor(.ready), "retries with back-off reach the new listener: \(states.values)")
     }
 
     @Test func retriesStopAfterMaximumAttemptsWithFailed() throws {
-        let port = try unusedPort()
-        let (client, states) = makeClient(.tcp, port: port, retry: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 3))
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let (client, states) = makeClient(.tcp, port: refusing.port, retry: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 3))
         defer { client.cancel() }
         let error = states.waitForFailure()
         #expect(error == .posix(call: "connect", errno: ECONNREFUSED))

@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func aPathLostWhileWaitingToRetryWaitsForThePathAndItsReturnRetriesAtOnce() throws {
-        let (client, states) = Self.client(.tcp, port: try unusedPort())  // nobody listens: refused
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let (client, states) = Self.client(.tcp, port: refusing.port)
         defer { client.cancel() }
         try #require(states.wait { $0.count == 2 })
         let refused = states.values[1]

@@ -64,7 +64,9 @@ struct ServiceEndpointTests {
     @Test func serviceResolvedWhilePreparingConnectsToTheAddressesItAnswered() throws {
         let server = try TestServer(.tcp)
         defer { server.stop() }
-        let refused = try unusedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let refused = refusing.port
         let endpoint = ScriptedServiceEndpoint(name, answer: .success(ResolvedServiceEndpoint(
             targetHost: "box.local.",
             addresses: [try SocketAddress(numericHost: "127.0.0.1", port: refused), try SocketAddress(numericHost: "127.0.0.1", port: server.port)])))

@@ -118,8 +118,10 @@ func connectedPair(_ serverParameters: Parameters, client clientParameters: Para
     return (server, client, server.accepted.values[0])
 }
 
-/// A port nothing listens on: bound (never listening, so connects are refused) to learn a free
-/// port, then closed before returning. `datagram`: a free UDP port instead.
+/// A port nothing listens on: bound to learn a free port, then closed before returning, so
+/// another test (or process) may take it before the caller uses it: for a server the caller
+/// starts on it, or UDP. A test that needs connects refused holds a `RefusingPort` instead.
+/// `datagram`: a free UDP port.
 func unusedPort(datagram: Bool = false) throws -> UInt16 {
     let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: datagram)[0]
     let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: datagram)))
@@ -128,6 +130,32 @@ func unusedPort(datagram: Bool = false) throws -> UInt16 {
         try Sys.bind(fd, address)
         return try Sys.localAddress(fd).port
     }
+}
+
+/// A loopback TCP port that refuses every connect for as long as it is held: bound and never
+/// listening (the kernel answers a SYN with a reset), and kept bound, so no other test running
+/// meanwhile can start a listener there, as it can on a port `unusedPort()` found free. The
+/// owner calls `close()` (before starting a server on the port, or at the end of the test).
+final class RefusingPort: @unchecked Sendable {
+    let port: UInt16
+    private let socket: SocketHandle
+
+    init() throws {
+        let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: false)[0]
+        socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: false)))
+        do {
+            port = try socket.withDescriptor { fd throws(SystemError) in
+                try Sys.bind(fd, address)
+                return try Sys.localAddress(fd).port
+            }
+        } catch {
+            socket.close()
+            throw error
+        }
+    }
+
+    /// Releases the port; later calls do nothing.
+    func close() { socket.close() }
 }
 
 /// Deterministic test bytes.

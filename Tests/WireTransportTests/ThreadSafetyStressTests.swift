@@ -30,7 +30,9 @@ struct ThreadSafetyStressTests {
         var accepted: [Weak] = []
         do {
             let server = try TestServer(.tcp)
-            let refused = try unusedPort()
+            let refusing = try RefusingPort()
+            defer { refusing.close() }
+            let refused = refusing.port
             // Waves of connections, so the readers overlap many state changes.
             for wave in 0 ..< 6 {
                 try runWave(wave, server: server, refusedPort: refused)
