@@ -85,6 +85,12 @@ import Testing
         #expect(stripped("Holder", [0xA2, 0x01, 0x04] + note) == [0xA2, 0x01, 0x00])
         let body: [UInt8] = [0x08, 0x01, 0x12, 0x82, 0x01] + [UInt8](repeating: Self.a, count: 130)
         #expect(stripped("Holder", [0x0A, 0x8B, 0x01] + body + note) == [0x0A, 0x87, 0x01] + body)
+        // The rewritten length at the one-byte varint's edge: 127 bytes in one byte, 128 in two.
+        for (size, length) in [(127, [0x7F]), (128, [0x80, 0x01])] as [(Int, [UInt8])] {
+            let edge: [UInt8] = [0x08, 0x01, 0x12, UInt8(size - 4)] + [UInt8](repeating: Self.a, count: size - 4)
+            let sent = edge.count + note.count
+            #expect(stripped("Holder", [0x0A, UInt8(sent & 0x7F) | 0x80, UInt8(sent >> 7)] + edge + note) == [0x0A] + length + edge, "\(size)")
+        }
         #expect(stripped("Dev", [0x08, 0x80]) == nil)
         #expect(stripped("Dev", note, depth: 31) == [])
         #expect(stripped("Dev", note, depth: 32) == nil)

@@ -101,6 +101,21 @@ import Testing
         #expect(missed.rows[0].contains("NOT CAUGHT (the leg passed)"))
     }
 
+    /// A leg that leaves no log to read (here it removes its own) is judged on an empty log, so it
+    /// fails without its report: not a catch, and no stop of the run.
+    @Test func aLegWhoseLogIsGoneIsJudgedAsFailingWithoutItsReport() throws {
+        let root = try repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var run = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: [(plant: "leak", legs: [.asan])])
+        let log = run.logs + "/leak-asan.log"
+        run.command = { _ in "echo 'ERROR: LeakSanitizer: detected memory leaks'; rm -f '\(log)'; exit 1" }
+        run.say = { _ in }
+        let result = try run.run()
+        #expect(!result.allCaught)
+        #expect(result.rows.count == 1 && result.rows[0].contains("NOT CAUGHT (the leg failed, but its log has no '"), "\(result.rows)")
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
     @Test func oneLegThatMissesFailsTheRunWhateverTheLegsAfterItDo() throws {
         let root = try repository()
         defer { try? FileManager.default.removeItem(atPath: root) }

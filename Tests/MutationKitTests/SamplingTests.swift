@@ -34,4 +34,11 @@ import ProcessSupport
         #expect(m.key == "a/b.swift:" + SHA1.hex("x\n\0y\n").prefix(10))
         #expect(MutationRun.parseEquivalent("# c\n\(m.ident) the reason\n") == [m.key: "the reason"])
     }
+
+    /// A hand-edited equivalent.txt line whose id is not `path:line:hash` is kept as written (it
+    /// then matches no mutant, which EquivalentListTests reports as stale), never a crash.
+    @Test func anIdThatIsNotPathLineHashIsItsOwnKey() {
+        #expect(Mutant.key(of: "a/b.swift:deadbeef") == "a/b.swift:deadbeef")
+        #expect(MutationRun.parseEquivalent("typo the reason\n") == ["typo": "the reason"])
+    }
 }

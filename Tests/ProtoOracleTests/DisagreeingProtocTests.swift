@@ -38,13 +38,23 @@ import Testing
         return path
     }
 
-    static func run(_ mode: String?) async throws -> OracleCheckReport {
+    static func run(_ mode: String?, concurrency: Int? = nil) async throws -> OracleCheckReport {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-fakeprotoc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var configuration = OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory, randomCount: 6, seed: 4)
         configuration.protocPath = try mode.map { try fakeProtoc($0, in: dir) }
+        if let concurrency { configuration.concurrency = concurrency }
         return try await OracleCheck.run(configuration)
+    }
+
+    /// The configuration is public and a width below one means one protoc at a time, never none:
+    /// every case is still checked (here each against a protoc that refuses to encode).
+    @Test func aConcurrencyBelowOneStillChecksEveryCase() async throws {
+        for concurrency in [0, -3] {
+            let total = try await Self.run("encode-fails", concurrency: concurrency).total
+            #expect(total.disagreed > 0 && total.disagreed == total.exemplars + total.random && total.agreed == 0, "concurrency \(concurrency)")
+        }
     }
 
     @Test(arguments: [

@@ -19,7 +19,7 @@ import TestSupport
         #expect(manifest.targets.filter(\.isExecutable).count == 1)
     }
 
-    @Test func cOfASharedFileInASchemasTargetIsFound() throws {
+    @Test func cOfASharedFileInASchemasTargetIsFoundAndRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linked-c-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for sub in ["include/linked", "include/google/protobuf"] {
@@ -27,9 +27,16 @@ import TestSupport
         }
         try Data().write(to: URL(fileURLWithPath: folder + "/include/linked/alpha.pb.h"))
         #expect(LinkedSchemasCheck.sharedHeaders(inCTarget: folder).isEmpty)
+        #expect(throws: Never.self) { try LinkedSchemasCheck.refuseSharedC(of: "Alpha", cTarget: folder) }
         try Data().write(to: URL(fileURLWithPath: folder + "/include/linked/common.pb.h"))
         try Data().write(to: URL(fileURLWithPath: folder + "/include/google/protobuf/timestamp.pb.h"))
         #expect(LinkedSchemasCheck.sharedHeaders(inCTarget: folder) == ["google/protobuf/timestamp.pb.h", "linked/common.pb.h"])
+        do {
+            try LinkedSchemasCheck.refuseSharedC(of: "Alpha", cTarget: folder)
+            Issue.record("a target holding shared C was let through")
+        } catch {
+            #expect("\(error)" == "AlphaC holds C of a shared file: google/protobuf/timestamp.pb.h linked/common.pb.h")
+        }
     }
 
     @Test func bytesOtherThanProtocsOrMissingAreMismatches() {

@@ -20,6 +20,8 @@ import TestSupport
               #define PB_INDENTED 1
             #define PB_
             #define PB_lowercase 1
+            #define PB_Élan 1
+            #define PB_٣ 1
             #define PB_ENABLE_MALLOC 1
             /* #define PB_COMMENTED 1 */
             """

@@ -149,4 +149,13 @@ func dataPacketSwitchingOneof(_ count: Int) -> [UInt8] {
         #expect(NanopbDecodeOptions.AllocationBudget.unlimited.limit(forInputSize: 1000) == nil)
         #expect(NanopbDecodeOptions.AllocationBudget.bytes(-5).limit(forInputSize: 1000) == 0)
     }
+
+    /// A scaled budget is exactly per-byte times the input plus the fixed part, a negative part
+    /// counting as none, so a caller's budget is never widened behind its back.
+    @Test func aScaledBudgetAddsNothingBeyondItsTwoParts() {
+        #expect(NanopbDecodeOptions.AllocationBudget.scaled(perInputByte: 3, fixed: 0).limit(forInputSize: 10) == 30)
+        #expect(NanopbDecodeOptions.AllocationBudget.scaled(perInputByte: 3, fixed: -7).limit(forInputSize: 10) == 30)
+        #expect(NanopbDecodeOptions.AllocationBudget.scaled(perInputByte: -2, fixed: 5).limit(forInputSize: 10) == 5)
+        #expect(NanopbDecodeOptions.AllocationBudget.scaled(perInputByte: 0, fixed: 0).limit(forInputSize: 10) == 0)
+    }
 }

@@ -47,6 +47,8 @@ struct UDPTests {
         server.accepted.values[0].send(bytes: pattern(500))
         let r = receiveBlocking(client, min: 1, max: 100)
         #expect(r?.2 == .datagramTruncated(length: 101))
+        let (data, complete, _) = try #require(r)
+        #expect(data == nil && !complete, "a refused datagram delivers nothing and completes no message")
     }
 
     @Test func aRefusedDatagramFailsOneReceiveAndTheConnectionCarriesOn() throws {

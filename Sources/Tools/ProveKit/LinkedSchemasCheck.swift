@@ -60,6 +60,13 @@ struct LinkedSchemasCheck {
             .filter { $0.hasSuffix(".h") && ($0.hasPrefix("google/") || $0 == "linked/common.pb.h") }.sorted()
     }
 
+    /// Throws naming the shared files' headers in schema `name`'s C target: the external module
+    /// should have taken them all, and two copies of one file's C would not link.
+    static func refuseSharedC(of name: String, cTarget folder: String) throws {
+        let shared = sharedHeaders(inCTarget: folder)
+        guard shared.isEmpty else { throw ProveError(description: "\(name)C holds C of a shared file: \(shared.joined(separator: " "))") }
+    }
+
     /// The lines naming each message whose bytes differ from `expected` (label → hex), or that the
     /// program did not print. The program prints `LABEL HEX` per message.
     static func mismatches(programOutput: String, expected: [String: String]) -> [String] {
@@ -82,8 +89,7 @@ struct LinkedSchemasCheck {
         try generate("Shared", protos: sharedProtos, external: nil, tools: tools)
         for (name, folder) in [("Alpha", "alpha"), ("Beta", "beta")] {
             try generate(name, protos: "\(schemas)/\(folder)", external: ExternalModules(facadeModule: "Shared", cModule: "SharedC"), tools: tools)
-            let shared = Self.sharedHeaders(inCTarget: "\(package)/Sources/\(name)C")
-            guard shared.isEmpty else { throw ProveError(description: "\(name)C holds C of a shared file: \(shared.joined(separator: " "))") }
+            try Self.refuseSharedC(of: name, cTarget: "\(package)/Sources/\(name)C")
         }
         try? fm.removeItem(atPath: package + "/Sources/Linked")
         try fm.createDirectory(atPath: package + "/Sources/Linked", withIntermediateDirectories: true)
