@@ -69,6 +69,10 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         defer { device.remove() }
         let limits = LimitExemplars.all(layout: device.layout, schemas: device.schemas).exemplars
         #expect(Set(limits.map { kindName($0.limit.kind) }) == ["string", "bytes", "fixed_length", "max_count", "fixed_count", "int_size"])
+        // An int_size exemplar is the extreme the C type holds, or one beyond it: never further.
+        #expect(limits.filter { $0.name.hasPrefix("wild.Sensor.offset ") }.map(\.name).sorted() == [
+            "wild.Sensor.offset int_size = IS_16: at (-32768)", "wild.Sensor.offset int_size = IS_16: at (32767)",
+            "wild.Sensor.offset int_size = IS_16: past (-32769)", "wild.Sensor.offset int_size = IS_16: past (32768)"])
         let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: device.layout, driver: device.driver)
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.total.limitAt > 0 && report.total.limitAtAccepted == report.total.limitAt)
