@@ -118,18 +118,30 @@ func connectedPair(_ serverParameters: Parameters, client clientParameters: Para
     return (server, client, server.accepted.values[0])
 }
 
+/// A socket bound to a free loopback port (never listening), and that port; the caller owns it.
+private func boundLoopbackSocket(datagram: Bool) throws -> (SocketHandle, UInt16) {
+    let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: datagram)[0]
+    let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: datagram)))
+    do {
+        let port = try socket.withDescriptor { fd throws(SystemError) in
+            try Sys.bind(fd, address)
+            return try Sys.localAddress(fd).port
+        }
+        return (socket, port)
+    } catch {
+        socket.close()
+        throw error
+    }
+}
+
 /// A port nothing listens on: bound to learn a free port, then closed before returning, so
 /// another test (or process) may take it before the caller uses it: for a server the caller
 /// starts on it, or UDP. A test that needs connects refused holds a `RefusingPort` instead.
 /// `datagram`: a free UDP port.
 func unusedPort(datagram: Bool = false) throws -> UInt16 {
-    let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: datagram)[0]
-    let socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: datagram)))
-    defer { socket.close() }
-    return try socket.withDescriptor { fd throws(SystemError) in
-        try Sys.bind(fd, address)
-        return try Sys.localAddress(fd).port
-    }
+    let (socket, port) = try boundLoopbackSocket(datagram: datagram)
+    socket.close()
+    return port
 }
 
 /// A loopback TCP port that refuses every connect for as long as it is held: bound and never
@@ -141,17 +153,7 @@ final class RefusingPort: @unchecked Sendable {
     private let socket: SocketHandle
 
     init() throws {
-        let address = try SocketAddress.resolve(host: "127.0.0.1", port: 0, datagram: false)[0]
-        socket = SocketHandle(taking: try Sys.socket(domain: address.family, type: Sys.socketType(datagram: false)))
-        do {
-            port = try socket.withDescriptor { fd throws(SystemError) in
-                try Sys.bind(fd, address)
-                return try Sys.localAddress(fd).port
-            }
-        } catch {
-            socket.close()
-            throw error
-        }
+        (socket, port) = try boundLoopbackSocket(datagram: false)
     }
 
     /// Releases the port; later calls do nothing.

@@ -120,7 +120,8 @@ public enum SchemaGeneration {
         let generated = try nanopbC(plan: plan, setBytes: setBytes, scratch: scratch, tools: tools,
                                     forbidden: [scratch.path, protoDirectory] + protoPaths)
         var deviceLayout: DeviceLayout?
-        if request.limitsFromOptions && request.swiftOut != nil {
+        let buildsDevice = request.limitsFromOptions && request.swiftOut != nil
+        if buildsDevice {
             try scratch.makeFolder("device")
             deviceLayout = try deviceLayoutOf(setPath: setPath, protoDirectory: protoDirectory, optionArguments: optionArguments,
                                               into: scratch.path + "/device", tools: tools)
@@ -140,7 +141,7 @@ public enum SchemaGeneration {
         }
         if let out = request.descriptorOut { try write(setData, to: absolute(out)) }
         if let out = request.planOut { try write(Data(ProtoGen.planJSON(plan).utf8), to: absolute(out)) }
-        if let out = request.deviceBuildOut, request.limitsFromOptions && request.swiftOut != nil {
+        if let out = request.deviceBuildOut, buildsDevice {
             try replace(absolute(out), with: scratch.path + "/device")
         }
         return GenerationResult(schema: schema, inputs: inputs, descriptorSet: setBytes, cFiles: plan.cFiles, report: lines,
