@@ -87,21 +87,21 @@ public enum ChildProcess {
     public static func launchIntoLog(
         _ executable: String, _ arguments: [String], log: String, in directory: String? = nil, environment: [String: String] = [:]
     ) throws(LaunchError) -> pid_t {
-        try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log, stderr: nil)
+        try spawnWithStreams(executable, arguments, directory: directory, environment: environment, log: log, stderr: nil)
     }
 
-    /// Starts `executable` through `env` (working directory, added environment), stdin from
+    /// Starts `executable` (in `directory`, with `environment` added to the caller's), stdin from
     /// /dev/null, stdout and stderr the caller's or into `log` (stderr into `stderr` when given), and
     /// waits for it.
     private static func runAndWait(
         _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
         stderr: String?
     ) throws(LaunchError) -> Int32 {
-        waitForExit(try spawnThroughEnv(executable, arguments, directory: directory, environment: environment, log: log, stderr: stderr))
+        waitForExit(try spawnWithStreams(executable, arguments, directory: directory, environment: environment, log: log, stderr: stderr))
     }
 
     /// Starts `executable` as `runAndWait` describes; returns its process id without waiting.
-    private static func spawnThroughEnv(
+    private static func spawnWithStreams(
         _ executable: String, _ arguments: [String], directory: String?, environment: [String: String], log: String?,
         stderr: String?
     ) throws(LaunchError) -> pid_t {
@@ -117,10 +117,7 @@ public enum ChildProcess {
                 posix_spawn_file_actions_adddup2(&actions, 1, 2)
             }
         }
-        var command = ["/usr/bin/env"]
-        if let directory { command += ["-C", directory] }
-        command += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [executable]
-        return try spawnWithCleanSignals(command + arguments, naming: executable, &actions)
+        return try spawnWithCleanSignals(executable, arguments, environment: environment, directory: directory, &actions)
     }
 
     /// Three temporary files: the child's stdin (holding `input`), stdout and stderr.
@@ -138,17 +135,22 @@ public enum ChildProcess {
         func remove() { for path in [stdin, stdout, stderr] { unlink(path) } }
     }
 
-    /// posix_spawn of `argumentVector` (its first element the program's path) with every signal
-    /// unblocked and at its default action in the child; `executable` names it in errors. Without
-    /// this a child inherits the spawning thread's mask and ignored signals: Dispatch's worker
-    /// threads block SIGTERM (so `stop(_:)` could wait for ever on a child that never sees it),
-    /// and the transport ignores SIGPIPE.
     /// How often a spawn refused with ETXTBSY is tried again (10 ms apart).
     static let busyRetries = 100
 
+    /// posix_spawn of `executable` (a path, or a name looked up on the child's PATH) with
+    /// `arguments`, this process's environment with `environment` set over it, in `directory`
+    /// (default: this process's), with every signal unblocked and at its default action in the
+    /// child. Without the signal reset a child inherits the spawning thread's mask and ignored
+    /// signals: Dispatch's worker threads block SIGTERM (so `stop(_:)` could wait for ever on a
+    /// child that never sees it), and the transport ignores SIGPIPE. No helper process (`env`)
+    /// stands in between, so the program's own exec is the one the ETXTBSY retry below sees.
     private static func spawnWithCleanSignals(
-        _ argumentVector: [String], naming executable: String, _ actions: inout posix_spawn_file_actions_t
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+        _ actions: inout posix_spawn_file_actions_t
     ) throws(LaunchError) -> pid_t {
+        let program = try programPath(executable, environment: environment)
+        if let directory { try addChangeDirectory(&actions, directory) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -160,17 +162,19 @@ public enum ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         // argv is a NUL-terminated array of C strings, strdup'd here and freed after the spawn
         // (posix_spawn has copied them into the child by the time it returns).
-        let argv = argumentVector.map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp = environment.isEmpty ? nil : environmentStrings(adding: environment).map { strdup($0) } + [nil]
+        defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
         // A program written a moment ago cannot be executed while any process holds it open for
         // writing (ETXTBSY): a child that another thread of this process forked while the file was
         // open inherits the descriptor until it execs. That lasts microseconds, so the spawn is
         // retried, for at most `busyRetries` × 10 ms.
-        var error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+        var error = spawnOnce(&pid, program, &actions, &attributes, argv, envp)
         for _ in 0..<busyRetries where error == ETXTBSY {
             usleep(10_000)
-            error = posix_spawn(&pid, argumentVector[0], &actions, &attributes, argv, environ)
+            error = spawnOnce(&pid, program, &actions, &attributes, argv, envp)
         }
         guard error == 0 else {
             throw LaunchError(description: "cannot start \(executable): \(String(cString: strerror(error)))")
@@ -193,10 +197,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        // A working directory is set by `env -C` (coreutils): glibc's
-        // posix_spawn_file_actions_addchdir_np is not visible through Swift's Glibc module.
-        let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
-        return try spawnWithCleanSignals(command + arguments, naming: executable, &actions)
+        return try spawnWithCleanSignals(executable, arguments, directory: directory, &actions)
     }
 
     /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr into the
@@ -235,7 +236,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         let pid: pid_t
-        do { pid = try spawnWithCleanSignals([executable] + arguments, naming: executable, &actions) } catch {
+        do { pid = try spawnWithCleanSignals(executable, arguments, &actions) } catch {
             for fd in toChild + fromChild { close(fd) }
             throw error
         }
