@@ -33,6 +33,12 @@ import TestSupport
         #expect(plants[1].new == "")
     }
 
+    @Test func aPlantLineWithoutANameAndAFileIsSkippedWithItsLines() {
+        let plants = Plants.parse("plant bare src/b.swift\n-x\nplant lonely\n-y\n+z\nplant next src/c.swift\n-w\n")
+        #expect(plants == [Plant(name: "bare", path: "src/b.swift", old: "x\n", new: ""),
+                           Plant(name: "next", path: "src/c.swift", old: "w\n", new: "")], "a description is optional")
+    }
+
     @Test func aPlantReplacesItsLinesOnceAndUnplantPutsTheFileBack() throws {
         let tree = try scratch()
         defer { try? FileManager.default.removeItem(atPath: tree) }

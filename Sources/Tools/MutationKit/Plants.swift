@@ -30,15 +30,19 @@ struct PlantRecord: Codable {
 public enum Plants {
     /// The plants of a plants.txt text, in file order (its header gives the format): a `plant NAME
     /// FILE  what` line, then `-` lines (replaced) and `+` lines (put there), each with its newline.
+    /// A `plant` line without a name and a file is skipped with its lines, which never join the
+    /// plant before it.
     public static func parse(_ text: String) -> [Plant] {
         var plants: [Plant] = []
+        var inPlant = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw + "\n"
             if line.hasPrefix("plant ") {
                 let words = line.split(whereSeparator: \.isWhitespace)
-                guard words.count >= 3 else { continue }
+                inPlant = words.count >= 3
+                guard inPlant else { continue }
                 plants.append(Plant(name: String(words[1]), path: String(words[2]), old: "", new: ""))
-            } else if let last = plants.last, line.hasPrefix("-") || line.hasPrefix("+") {
+            } else if inPlant, let last = plants.last, line.hasPrefix("-") || line.hasPrefix("+") {
                 let body = String(line.dropFirst())
                 plants[plants.count - 1] = line.hasPrefix("-")
                     ? Plant(name: last.name, path: last.path, old: last.old + body, new: last.new)
