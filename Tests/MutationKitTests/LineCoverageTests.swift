@@ -56,5 +56,6 @@ import Testing
                  2  x  Sources/A/a.swift
 
             """)
+        #expect(!gaps.text(fileLimit: 0).contains("files with the most"), "a file limit of 0 prints no file section")
     }
 }

@@ -116,6 +116,27 @@ import Testing
         #expect(built && refusals >= 4, "\(refusals) allocations refused before the setters succeeded")
     }
 
+    @Test func aRepeatedStringSetterOutOfMemoryKeepsTheOldArray() throws {
+        let (refusals, built) = Self.atEachAllocation(from: 0) { allowed in
+                var refused = false
+                let (message, lines) = capturingReports {
+                    Rtm_ChatMessage.with { builder in
+                        builder.mentions = ["old"]
+                        refused = withAllocationsRefused(after: allowed) { builder.mentions = ["ann", "bo", ""] }.refused
+                    }
+                }
+                #expect(message.mentions == ["ann", "bo", ""] || message.mentions == ["old"], "allowed \(allowed): \(message.mentions)")
+                if refused {
+                    #expect(message.mentions == ["old"], "allowed \(allowed): a refused copy must leave the old array")
+                    #expect(!lines.isEmpty, "allowed \(allowed): a refused allocation must be reported")
+                } else {
+                    #expect(message.mentions == ["ann", "bo", ""] && lines.isEmpty, "\(lines)")
+                }
+                return refused
+        }
+        #expect(built && refusals >= 4, "\(refusals) allocations refused before the setter succeeded")
+    }
+
     @Test func aBuilderGetterOutOfMemoryReportsAndReturnsAnEmptyCopy() throws {
         let before = liveNanopbAllocations()
         do {

@@ -93,6 +93,16 @@ private func encodeInTwoWalks(
         }
     }
 
+    @Test func aTreeThatFillsTheStackArrayExactlyIsSizedOnce() {
+        expectBalancedAllocations {
+            let packet = packetQuotingFourDeep()
+            var walks = NanopbEncodeWalks()
+            let bytes = try? NanopbWire.encode(packet._pointer, stackEntries: 5, walks: &walks).get()
+            #expect(walks == NanopbEncodeWalks(submessages: 5, submessageSizings: 5, sizingPasses: 1), "five sizes in five entries")
+            #expect(bytes != nil && bytes == uncachedNanopbBytes(packet._pointer))
+        }
+    }
+
     @Test func submessagesPastTheCachesCapacityAreSizedAgainWithTheSameBytes() {
         expectBalancedAllocations {
             let packet = packetQuotingFourDeep()

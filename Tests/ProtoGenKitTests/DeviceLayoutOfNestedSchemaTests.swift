@@ -6,6 +6,7 @@
 // the C type, proto3 singular messages and `optional` scalars get a has_ flag (OPTIONAL), and a
 // oneof with no_unions becomes plain fields (SINGULAR) even when its `type` says FT_IGNORE.
 
+import Foundation
 import Testing
 import TestSupport
 @testable import ProtoGenKit
@@ -38,5 +39,26 @@ import TestSupport
             ["tag 1 STATIC SINGULAR STRING char size 8 [max_size=8,proto3=true]",
              "level 2 STATIC SINGULAR UENUM nest_Outer_Inner_Level size 30 [max_size=30,proto3=true]"],
         ])
+    }
+
+    @Test func aSchemaFileInASubfolderGetsItsDeviceCInTheSameSubfolder() throws {
+        let tools = try GenerationTools.inTree(repositoryRoot)
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        try scratch.makeFolder("schema/deep/inner")
+        try scratch.makeFolder("device")
+        let schema = scratch.path + "/schema"
+        try "syntax = \"proto3\";\npackage deep;\nmessage Odd { bytes b = 1; }\n".write(toFile: schema + "/deep/inner/odd.proto", atomically: true, encoding: .utf8)
+        try "deep.Odd.b max_size:5\n".write(toFile: schema + "/deep/inner/odd.options", atomically: true, encoding: .utf8)
+        let set = scratch.path + "/schema.pb"
+        _ = try tools.run(tools.protoc, ["-I" + schema, "--include_imports", "--descriptor_set_out=" + set, "deep/inner/odd.proto"],
+                          in: schema, what: "protoc")
+        let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
+        let layout = try #require(try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: schema, optionArguments: sources,
+                                                                      into: scratch.path + "/device", tools: tools))
+        #expect(layout.messages.map(\.cName) == ["deep_Odd"])
+        for name in ["deep/inner/odd.pb.h", "deep/inner/odd.pb.c"] {
+            #expect(FileManager.default.fileExists(atPath: scratch.path + "/device/gen/" + name), "\(name)")
+        }
     }
 }

@@ -180,6 +180,15 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(text.contains("public var text: String"))
     }
 
+    @Test func aPackagedTypeNamedLikeAReservedWordKeepsItsNameInC() throws {
+        // nanopb prefixes a packaged type's C name with its package (`p_String`, `p_switch`), so
+        // no C type name is the bare reserved word and nothing is renamed.
+        let files = ["p.proto": "syntax = \"proto3\"; package p; message String { string text = 1; } enum switch { SWITCH_A = 0; } enum Bool { BOOL_A = 0; }"]
+        let plan = try FacadePlan(schema: compileSchema(files), selection: .all)
+        #expect(plan.cRenames.filter { $0.kind == .type }.isEmpty, "\(plan.cRenames)")
+        #expect(plan.cTypeName("p.String") == "p_String" && plan.cTypeName("p.switch") == "p_switch")
+    }
+
     @Test func aSkippedOptionSaysWhetherHonouringOptionsWouldApplyIt() throws {
         let set = try compileSchema(["so.proto": "syntax = \"proto3\"; package so; message N { uint32 small = 1; }"])
         let field = try #require(set.message("so.N")?.fields.first)

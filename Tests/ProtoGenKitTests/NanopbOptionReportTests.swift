@@ -42,6 +42,12 @@ import TestSupport
         ])
     }
 
+    @Test func aFileThatCannotSeeNanopbProtoHasNoAnnotationsToReport() throws {
+        // Its own option numbered 1010 reads, as nanopb's options, like a max_size on an enum
+        // value; the file imports no nanopb.proto, so it is not nanopb's and is not read.
+        #expect(try Self.report("options-unrelated-1010") == [])
+    }
+
     @Test func annotationsAtEveryLevelAreReportedOnTheElementTheyAreSetOn() throws {
         #expect(try Self.report("options-repeated") == [
             #"file repeated_options.proto include = "<stdint.h>", "<string.h>" <(nanopb) annotation>"#,

@@ -94,6 +94,10 @@ import TestSupport
         let truncated = String(fresh.headerText.dropLast("#endif /* WIREPROOF_PB_RENAME_H */\n".count))
         #expect(fresh.differences(fromCommitted: truncated)
             == ["text differs outside the renames, at line 19 of the rest, expected: #endif /* WIREPROOF_PB_RENAME_H */"])
+        #expect(fresh.differences(fromCommitted: fresh.headerText + "\n")
+            == ["text differs outside the renames, at line 21 of the rest, expected: (end of file)"], "a committed copy longer than the fresh text")
+        #expect(fresh.differences(fromCommitted: String(fresh.headerText.dropLast()))
+            == ["text differs outside the renames, at line 20 of the rest, expected: "], "a committed copy that ends first")
     }
 
     @Test func renamesInAnotherOrderAreStillADifference() throws {

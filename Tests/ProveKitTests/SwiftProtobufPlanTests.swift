@@ -48,6 +48,16 @@ import Testing
         #expect(!plan.generate.contains { SwiftProtobufPlan.shippedFiles.contains($0) })
     }
 
+    @Test func eachOfTheTenWellKnownFilesTheLibraryShipsIsTakenFromIt() throws {
+        let names = ["any", "api", "duration", "empty", "field_mask", "source_context", "struct", "timestamp", "type", "wrappers"]
+        let imports = names.map { "import \"google/protobuf/\($0).proto\";\n" }.joined()
+        let plan = SwiftProtobufPlan(try schema(["app/all.proto": "syntax = \"proto3\";\npackage app;\n" + imports + "message All { int32 x = 1; }\n"]))
+        #expect(plan.generate == ["app/all.proto"])
+        for type in ["Any", "Api", "Duration", "Empty", "FieldMask", "SourceContext", "Struct", "Timestamp", "Type", "Int32Value"] {
+            #expect(plan.shippedMessageTypes.contains("Google_Protobuf_" + type), "\(type)")
+        }
+    }
+
     @Test func onlyTheFilesWhoseTypesAreJudgedAreGenerated() throws {
         // Files the facades do not judge (descriptor.proto imported for an extendee, nanopb.proto
         // for options) get no code; a judged one, descriptor.proto included, does.
