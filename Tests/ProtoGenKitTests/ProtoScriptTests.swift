@@ -47,6 +47,13 @@ private let schema = """
         }
     }
 
+    @Test func aSchemaWithoutTypesGetsACTargetWithNoFilesAndNanopbIsNotRun() throws {
+        let (result, header) = try generateC(["x.proto": "syntax = \"proto3\";\npackage nothing;\n"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.said.contains("(0 files: )"), "\(result.said)")
+        #expect(header.isEmpty, "no x.pb.h")
+    }
+
     @Test(arguments: ["type:FT_STATIC", "type:FT_CALLBACK"])
     func anOptionThatChangesAFieldsStorageIsSkippedAndSaidSo(_ option: String) throws {
         let (result, header) = try generateC(["x.proto": schema, "x.options": "M.a \(option)\nM.s \(option)\n"])
