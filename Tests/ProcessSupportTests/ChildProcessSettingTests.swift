@@ -29,6 +29,8 @@ import Testing
         #expect(try ChildProcess.readText(log) == "1\n/replaced\n")
         #expect(try ChildProcess.runIntoLog("/bin/sh", ["-c", #"echo "$HOME""#], log: log) == 0)
         #expect(try ChildProcess.readText(log) == inheritedHome! + "\n", "without added variables the child inherits")
+        let captured = try ChildProcess.run("/bin/sh", ["-c", #"echo "$HOME""#], environment: ["HOME": "/captured"])
+        #expect(String(decoding: captured.stdout, as: UTF8.self) == "/captured\n", "run with captured streams adds it too")
     }
 
     @Test func aBareNameIsLookedUpOnThePathTheChildGets() throws {

@@ -35,14 +35,16 @@ public enum ChildProcess {
         public let description: String
     }
 
-    /// Runs `executable` (an absolute path) with `arguments` in `directory` (default: the current
-    /// one), feeding `input` on stdin; blocks the calling thread until the child exits.
+    /// Runs `executable` (a path, or a name on the child's PATH) with `arguments` in `directory`
+    /// (default: the current one), with `environment` added to the caller's, feeding `input` on
+    /// stdin; blocks the calling thread until the child exits.
     public static func run(
-        _ executable: String, _ arguments: [String], input: [UInt8] = [], in directory: String? = nil
+        _ executable: String, _ arguments: [String], input: [UInt8] = [], in directory: String? = nil,
+        environment: [String: String] = [:]
     ) throws(LaunchError) -> Result {
         let files = try ScratchFiles(input: input)
         defer { files.remove() }
-        let pid = try spawn(executable, arguments, files, directory)
+        let pid = try spawn(executable, arguments, files, directory, environment: environment)
         let status = waitForExit(pid)
         return Result(status: status, stdout: try readFile(files.stdout), stderr: try readFile(files.stderr))
     }
@@ -183,13 +185,16 @@ public enum ChildProcess {
     }
 
     private static func spawn(
-        _ executable: String, _ arguments: [String], _ files: ScratchFiles, _ directory: String?
+        _ executable: String, _ arguments: [String], _ files: ScratchFiles, _ directory: String?,
+        environment: [String: String] = [:]
     ) throws(LaunchError) -> pid_t {
-        try spawn(executable, arguments, stdin: files.stdin, stdout: files.stdout, stderr: files.stderr, directory)
+        try spawn(executable, arguments, stdin: files.stdin, stdout: files.stdout, stderr: files.stderr, directory,
+                  environment: environment)
     }
 
     private static func spawn(
-        _ executable: String, _ arguments: [String], stdin: String, stdout: String, stderr: String, _ directory: String?
+        _ executable: String, _ arguments: [String], stdin: String, stdout: String, stderr: String, _ directory: String?,
+        environment: [String: String] = [:]
     ) throws(LaunchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -197,7 +202,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        return try spawnWithCleanSignals(executable, arguments, directory: directory, &actions)
+        return try spawnWithCleanSignals(executable, arguments, environment: environment, directory: directory, &actions)
     }
 
     /// Starts `executable` in the background, stdin from /dev/null, stdout and stderr into the

@@ -113,7 +113,7 @@ struct SchemaFuzzStep {
 
     /// Runs `executable` with `environment` added to this process's.
     private static func runWith(_ environment: [String: String], _ executable: String, _ arguments: [String]) throws -> ChildProcess.Result {
-        try ChildProcess.run("/usr/bin/env", environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [executable] + arguments)
+        try ChildProcess.run(executable, arguments, environment: environment)
     }
 
     /// A reproducer's triage lines: its path, then protoc --decode_raw of the bytes after the first

@@ -23,10 +23,9 @@ struct FuzzEnvironment: Sendable, Equatable {
     /// FUZZ_COVERAGE with it).
     static func read(root: String, overrides: [String: String] = [:]) throws -> FuzzEnvironment {
         let printExports = exportedNames.map { #"printf '%s\n' "${\#($0)-}""# }.joined(separator: " && ")
-        let variables = overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let result = try ChildProcess.run("/usr/bin/env", variables + ["/bin/bash",
+        let result = try ChildProcess.run("/bin/bash", [
             "-c", #". "$0" && printf '%s\n' "${#FUZZ_BUILD_FLAGS[@]}" "${FUZZ_BUILD_FLAGS[@]}" && "# + printExports,
-            root + "/scripts/fuzz-env.sh"])
+            root + "/scripts/fuzz-env.sh"], environment: overrides)
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard result.status == 0, let count = lines.first.flatMap({ Int($0) }), lines.count >= 1 + count + exportedNames.count else {
             throw FuzzError("cannot read scripts/fuzz-env.sh (\(result.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)))")
