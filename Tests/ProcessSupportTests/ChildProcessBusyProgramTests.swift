@@ -9,14 +9,19 @@ import Testing
 
 @Suite struct ChildProcessBusyProgramTests {
     /// A script that echoes "started", written and still held open for writing; the writer is
-    /// closed from another thread 150 ms from now, while a spawn of it is being refused.
+    /// closed 150 ms from now, while a spawn of it is being refused, by a thread of its own: a
+    /// Dispatch queue's work could wait behind the suites running in parallel for longer than the
+    /// spawn retries (it once did, and the spawn gave up with ETXTBSY).
     static func busyScript() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-busy-\(UUID().uuidString)").path
         let writer = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         try #require(writer >= 0)
         let script = Array("#!/bin/sh\necho started\n".utf8)
         #expect(write(writer, script, script.count) == script.count)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { close(writer) }
+        Thread.detachNewThread {
+            usleep(150_000)
+            close(writer)
+        }
         return path
     }
 
