@@ -88,6 +88,29 @@ import Testing
         ])
     }
 
+    @Test func anAtLimitValueSentBackWithoutADroppedRequiredFieldIsAcceptedAtTheLimitOnce() throws {
+        // Clipped's required y is FT_IGNORE on the device: every value comes back without it, which
+        // the facades refuse; the option explains it, so each "at" exemplar counts as accepted at
+        // its limit (not as an accepted exemplar), and each "past" one is refused as it must be.
+        let limits = LimitExemplars.all(layout: L.layout, schemas: L.schemas).exemplars.filter { $0.messageType == "dv.Clipped" }
+        let at = limits.filter(\.isAt), past = limits.filter { !$0.isAt }
+        #expect(!at.isEmpty && !past.isEmpty)
+        let answers: [DeviceAnswer] = try limits.map { limit in
+            let bytes = limit.message.serializedBytes()
+            guard limit.isAt else { return .refused(limit.limit.decodeErrors.sorted()[0]) }
+            try #require(bytes.starts(with: [0x08, 0x01]), "the base holds y = 1 first")
+            return .accepted(Array(bytes.dropFirst(2)))
+        }
+        let standIn = try StandInDeviceDriver(runs: [(answers, 0)])
+        defer { standIn.remove() }
+        let report = try DeviceProof.run(catalog: Self.catalog(["dv.Clipped"], []), schemas: L.schemas, layout: L.layout, driver: standIn.driver)
+        let row = report.total
+        #expect([row.limitAt, row.limitAtAccepted, row.limitPast, row.limitPastRefused] as [Int] == [at.count, at.count, past.count, past.count])
+        #expect([row.exemplars, row.accepted, row.truncated, row.failed] as [Int] == [0, 0, 0, 0])
+        #expect(report.failures.isEmpty && report.passed, "\(report.failures)")
+        #expect(report.findings == at.map { "truncated: \($0.name): y: truncated (type = FT_IGNORE); a required field is dropped, so the facades refuse what the device sends back" })
+    }
+
     @Test func mutantVerdictsAreTalliedAndOptionExplanationsSummedPerType() throws {
         let seed: UInt64 = 9, count = 8
         var random = SplitMix64(seed: seed ^ DecodeMutationCheck.stableHash("dv.Lossy"))

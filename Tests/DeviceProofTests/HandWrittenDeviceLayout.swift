@@ -29,13 +29,15 @@ enum HandWrittenDeviceLayout {
         message Lossy { required bytes blob = 1; optional int32 x = 2; required int32 y = 3; }
         message Tight { required string code = 1; }
         message Counted { map<int32, int32> counts = 1; map<int32, int32> loose = 2; }
+        message Clipped { required int32 y = 1; optional string s = 2; }
         """
 
-    /// The layout, in driver table order: Sub, Dev, Holder, Lossy, Tight, Counted. Limits: Sub.tag 2 bytes
+    /// The layout, in driver table order: Sub, Dev, Holder, Lossy, Tight, Counted, Clipped. Limits: Sub.tag 2 bytes
     /// (max_size = 3), Sub.vals at most 2; Dev.name 4 bytes (max_length = 4), Dev.note a callback,
     /// Dev.fixed exactly 2 (fixed_count), Dev.gone FT_IGNORE, Dev.key and Dev.keys fixed_length 2,
     /// Dev.plain proto3 = true; Dev.extra is not in the layout. Lossy drops both required fields. Tight's
-    /// required string holds no byte (max_size = 1); Counted.counts is a map of at most 4 entries.
+    /// required string holds no byte (max_size = 1); Counted.counts is a map of at most 4 entries;
+    /// Clipped drops its required y and holds 2 bytes of s (max_length = 2).
     static let layoutJSON = """
         {"options": true, "messages": [
           {"fullName": "dv.Sub", "cName": "dv_Sub", "dropped": [], "fields": [
@@ -60,7 +62,9 @@ enum HandWrittenDeviceLayout {
             {"name": "code", "number": 1, "allocation": "STATIC", "rules": "REQUIRED", "type": "STRING", "maxSize": 1, "cType": "char", "options": {}}]},
           {"fullName": "dv.Counted", "cName": "dv_Counted", "dropped": [], "fields": [
             {"name": "counts", "number": 1, "allocation": "STATIC", "rules": "REPEATED", "type": "MESSAGE", "maxCount": 4, "cType": "dv_Counted_CountsEntry", "options": {}},
-            {"name": "loose", "number": 2, "allocation": "POINTER", "rules": "REPEATED", "type": "MESSAGE", "cType": "dv_Counted_LooseEntry", "options": {}}]}
+            {"name": "loose", "number": 2, "allocation": "POINTER", "rules": "REPEATED", "type": "MESSAGE", "cType": "dv_Counted_LooseEntry", "options": {}}]},
+          {"fullName": "dv.Clipped", "cName": "dv_Clipped", "dropped": [{"name": "y", "number": 1, "options": {"type": "FT_IGNORE"}}], "fields": [
+            {"name": "s", "number": 2, "allocation": "STATIC", "rules": "OPTIONAL", "type": "STRING", "maxSize": 3, "cType": "char", "options": {"max_length": "2"}}]}
         ]}
         """
 

@@ -129,6 +129,17 @@ import Testing
         #expect(ForeignCheck.failureLines((0..<20).map { "FAIL \($0)" }.joined(separator: "\n") + "\nprove: done in 1 s").count == 15)
     }
 
+    @Test func aPassingProofGetsItsRowAloneAndAFailedOneTheLinesThatSayWhy() {
+        let passed = "prove: oracle step\nprove: PROVED: 3 of 3\nprove: done in 2.0 s\n"
+        #expect(ForeignCheck.runLines("alpha", index: 1, of: 5, status: 0, seconds: 12, output: passed)
+            == ["check-foreign [2/5] alpha                          exit 0 in  12s  prove: PROVED: 3 of 3"])
+        let failed = "prove: oracle step\nbuilding\nFAIL a.proto row 2\nerror: the runner stopped\nprove: FAILED: 1 of 3\nprove: done in 9 s\n"
+        #expect(ForeignCheck.runLines("beta", index: 0, of: 1, status: 1, seconds: 1234, output: failed) == [
+            "check-foreign [1/1] beta                           exit 1 in 1234s  prove: FAILED: 1 of 3",
+            "    prove: oracle step", "    FAIL a.proto row 2", "    error: the runner stopped", "    prove: FAILED: 1 of 3",
+        ])
+    }
+
     private func summary(passed: Bool, device: Bool) throws -> ProveSummary {
         let row = { (file: String, n: Int) in
             #"{"file":"\#(file)","messages":\#(n),"exemplars":\#(10 * n),"passed":\#(10 * n),"failed":0,"explained":1,"excluded":2,"#

@@ -107,4 +107,26 @@ import TestSupport
         #expect(crashed.lines == ["fuzz-schema: device: a property broke (log: /l):", "Fatal error: broken property: x"])
         #expect(FuzzVerdict(target: "device", status: 0, crashes: ["/c/crash-1"], log: "", logPath: "/l").broken)
     }
+
+    @Test func aWorkFolderLosesTheLastRunsSeedsAndReproducersAndKeepsItsCorpus() throws {
+        let fm = FileManager.default
+        let base = fm.temporaryDirectory.appendingPathComponent("fuzz-work-\(getpid())").path
+        try? fm.removeItem(atPath: base)
+        defer { try? fm.removeItem(atPath: base) }
+        // A first run: nothing there yet, not even the folder.
+        let fresh = base + "/fresh"
+        try SchemaFuzzStep.prepareWorkFolder(fresh)
+        #expect(try fm.contentsOfDirectory(atPath: fresh).sorted() == ["corpus", "crashes"])
+        #expect(try fm.contentsOfDirectory(atPath: fresh + "/corpus").isEmpty && fm.contentsOfDirectory(atPath: fresh + "/crashes").isEmpty)
+        // A rerun: seeds and reproducers of the run before, and the corpus it grew.
+        let again = base + "/again"
+        for (sub, file) in [("seeds", "s1"), ("crashes", "crash-1"), ("corpus", "c1")] {
+            try fm.createDirectory(atPath: "\(again)/\(sub)", withIntermediateDirectories: true)
+            try Data([1]).write(to: URL(fileURLWithPath: "\(again)/\(sub)/\(file)"))
+        }
+        try SchemaFuzzStep.prepareWorkFolder(again)
+        #expect(try fm.contentsOfDirectory(atPath: again).sorted() == ["corpus", "crashes"])
+        #expect(try fm.contentsOfDirectory(atPath: again + "/corpus") == ["c1"])
+        #expect(try fm.contentsOfDirectory(atPath: again + "/crashes").isEmpty)
+    }
 }

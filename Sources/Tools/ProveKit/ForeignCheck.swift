@@ -53,13 +53,9 @@ struct ForeignCheck {
             let seconds = Int(Date().timeIntervalSince(clock))
             try Data("\(seconds)\n".utf8).write(to: URL(fileURLWithPath: results + "/" + run.name + ".seconds"))
             let output = Self.read(log)
-            say("check-foreign [\(index + 1)/\(runs.count)] \(ForeignTable.left(run.name, 30)) exit \(status) in "
-                + "\(ForeignTable.right(String(seconds), 3))s  \(Self.verdictLine(output))")
+            for line in Self.runLines(run.name, index: index, of: runs.count, status: status, seconds: seconds, output: output) { say(line) }
             failures += Self.runFailures(run.name, status: status, protocCalls: Self.read(protocLog),
                                          protocLog: relative(protocLog), log: relative(log))
-            if status != 0 {
-                for line in Self.failureLines(output) { say("    " + line) }
-            }
             entries.append(.init(name: run.name, summary: ForeignTable.summary(at: results + "/" + run.name + ".json"), seconds: seconds))
         }
 
@@ -98,6 +94,14 @@ struct ForeignCheck {
         say("check-foreign: \(Int(Date().timeIntervalSince(started)))s")
         if failures.isEmpty { say(Self.okLine(runs: runs.count, schemas: schemas.count, whole: only.isEmpty)) }
         return failures
+    }
+
+    /// What the check says of one proof: its row (position, name, exit status, seconds, verdict),
+    /// then, only when the prove failed, the lines of its output that say why, indented.
+    static func runLines(_ name: String, index: Int, of count: Int, status: Int32, seconds: Int, output: String) -> [String] {
+        ["check-foreign [\(index + 1)/\(count)] \(ForeignTable.left(name, 30)) exit \(status) in "
+            + "\(ForeignTable.right(String(seconds), 3))s  \(verdictLine(output))"]
+            + (status != 0 ? failureLines(output).map { "    " + $0 } : [])
     }
 
     /// What one prove's exit status and protoc calls fail: a passing prove that compiled its

@@ -88,8 +88,7 @@ struct SchemaFuzzStep {
         for target in targets {
             let work = "\(package.directory)/work/\(target)"
             let fm = FileManager.default
-            for sub in ["seeds", "crashes"] { try? fm.removeItem(atPath: "\(work)/\(sub)") }
-            for sub in ["corpus", "crashes"] { try fm.createDirectory(atPath: "\(work)/\(sub)", withIntermediateDirectories: true) }
+            try Self.prepareWorkFolder(work)
             // The differential binary writes the schema's seeds and dictionary for either target.
             let seeds = try Self.runWith(environment.merging(["WIREPROOF_WRITE_CORPUS": work]) { $1 }, bin + "/differential", [])
             guard seeds.status == 0 else { throw ProveError(description: "fuzz: could not write the schema's seeds (\(seeds.stderrText.suffix(300)))") }
@@ -109,6 +108,16 @@ struct SchemaFuzzStep {
             broken = broken || verdict.broken
         }
         return broken ? 1 : 0
+    }
+
+    /// Readies one target's work folder for a run: the last run's seeds and reproducers go (the
+    /// seeds are written again, a reproducer left over would read as this run's), the corpus
+    /// libFuzzer grew stays, and `corpus` and `crashes` exist (libFuzzer refuses a corpus folder
+    /// that does not, and writes reproducers only into one that does).
+    static func prepareWorkFolder(_ work: String) throws {
+        let fm = FileManager.default
+        for sub in ["seeds", "crashes"] { try? fm.removeItem(atPath: "\(work)/\(sub)") }
+        for sub in ["corpus", "crashes"] { try fm.createDirectory(atPath: "\(work)/\(sub)", withIntermediateDirectories: true) }
     }
 
     /// Runs `executable` with `environment` added to this process's.
