@@ -73,6 +73,11 @@ private func kindName(_ kind: DeviceLimit.Kind) -> String {
         #expect(limits.filter { $0.name.hasPrefix("wild.Sensor.offset ") }.map(\.name).sorted() == [
             "wild.Sensor.offset int_size = IS_16: at (-32768)", "wild.Sensor.offset int_size = IS_16: at (32767)",
             "wild.Sensor.offset int_size = IS_16: past (-32769)", "wild.Sensor.offset int_size = IS_16: past (32768)"])
+        // A count is sent at its limit and one past it; a fixed count also one short of it.
+        #expect(limits.filter { $0.name.hasPrefix("wild.Sensor.triple ") || $0.name.hasPrefix("wild.Sensor.readings ") }.map(\.name).sorted() == [
+            "wild.Sensor.readings max_count = 5: at (5 elements)", "wild.Sensor.readings max_count = 5: past (6 elements)",
+            "wild.Sensor.triple fixed_count (max_count = 2): at (2 elements)", "wild.Sensor.triple fixed_count (max_count = 2): past (1 elements)",
+            "wild.Sensor.triple fixed_count (max_count = 2): past (3 elements)"])
         let report = try DeviceProof.run(catalog: device.catalog(), schemas: device.schemas, layout: device.layout, driver: device.driver)
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.total.limitAt > 0 && report.total.limitAtAccepted == report.total.limitAt)

@@ -116,6 +116,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
+    @Test func aLegsLogIsEmptiedFirstSoAReportFromAnEarlierRunIsNotCountedAgain() throws {
+        let root = try repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var first = PlantLegsRun(root: root, scratch: root + "/.scratch/plant", plan: [(plant: "leak", legs: [.asan])])
+        first.command = { _ in "echo 'ERROR: LeakSanitizer: detected memory leaks'; exit 1" }
+        first.say = { _ in }
+        #expect(try first.run().allCaught)
+        // The same plant and leg again, into the same log: this time the leg fails without the report.
+        var again = first
+        again.command = { _ in "echo 'a build error'; exit 1" }
+        let result = try again.run()
+        #expect(!result.allCaught && result.rows[0].contains("NOT CAUGHT (the leg failed, but its log has no '"), "\(result.rows)")
+        let log = try String(contentsOfFile: again.logs + "/leak-asan.log", encoding: .utf8)
+        #expect(log.contains("a build error") && !log.contains("LeakSanitizer"), "\(log)")
+    }
+
     @Test func oneLegThatMissesFailsTheRunWhateverTheLegsAfterItDo() throws {
         let root = try repository()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -7,14 +7,35 @@
 
 import BundledProto
 import BundledProtoC
-import NanopbRuntime
+import CNanopb
+@_spi(NanopbFacade) import NanopbRuntime
 import TestSupport
 import Testing
+
+/// Storage of `Size` bytes with a descriptor of no fields (nothing for pb_release to walk): the
+/// struct nanopb makes for an empty message is one byte (`char dummy_field`), and no message of
+/// the bundled schema is that small.
+private struct TinyStorage<Size>: NanopbStorage {
+    var bytes: Size
+    static var _descriptor: pb_msgdesc_t {
+        pb_msgdesc_t(field_info: nil, submsg_info: nil, default_value: nil, field_callback: nil, field_count: 0, required_field_count: 0, largest_tag: 0)
+    }
+    static var _emptyBox: NanopbBox { NanopbBox(emptyOf: Self.self) }
+    static var _swiftName: String { "Tiny" }
+}
 
 @Suite struct AllocationSizeTests {
     @Test func theMessageStructIsOneBlockOfItsCSize() {
         let (_, bytes) = requestingNanopbBytes { _ = Rtm_Codec.with { _ in } }
         #expect(bytes == UInt64(MemoryLayout<rtm_Codec>.size))
+    }
+
+    @Test func aOneByteStructIsAOneByteBlockAndAnEmptyOneAsksForOneByteNotZero() {
+        #expect(MemoryLayout<TinyStorage<CChar>>.size == 1 && MemoryLayout<TinyStorage<Void>>.size == 0)
+        let (_, oneByte) = requestingNanopbBytes { _ = NanopbBox(emptyOf: TinyStorage<CChar>.self) }
+        #expect(oneByte == 1)
+        let (_, empty) = requestingNanopbBytes { _ = NanopbBox(emptyOf: TinyStorage<Void>.self) }
+        #expect(empty == 1, "calloc(1, 0) may return NULL, which the box would take for out of memory")
     }
 
     @Test func aScalarSlotIsOneValueOfItsTypeAndIsReusedWhenSetAgain() {

@@ -61,4 +61,25 @@ import TestSupport
             #expect(FileManager.default.fileExists(atPath: scratch.path + "/device/gen/" + name), "\(name)")
         }
     }
+
+    @Test func aSchemaWithImportsButNoNanopbOptionsHasNoDeviceLayout() throws {
+        // An import of another schema file is not an import of nanopb.proto: nothing sets an option,
+        // so there is no device to build and no layout.
+        let tools = try GenerationTools.inTree(repositoryRoot)
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        try scratch.makeFolder("schema")
+        try scratch.makeFolder("device")
+        let schema = scratch.path + "/schema"
+        try "syntax = \"proto3\";\npackage plain;\nmessage A { int32 x = 1; }\n".write(toFile: schema + "/a.proto", atomically: true, encoding: .utf8)
+        try "syntax = \"proto3\";\npackage plain;\nimport \"a.proto\";\nmessage B { A a = 1; }\n"
+            .write(toFile: schema + "/b.proto", atomically: true, encoding: .utf8)
+        let set = scratch.path + "/schema.pb"
+        _ = try tools.run(tools.protoc, ["-I" + schema, "--include_imports", "--descriptor_set_out=" + set, "a.proto", "b.proto"],
+                          in: schema, what: "protoc")
+        let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
+        #expect(try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: schema, optionArguments: sources,
+                                                    into: scratch.path + "/device", tools: tools) == nil)
+        #expect(try String(contentsOfFile: scratch.path + "/device/layout.json", encoding: .utf8) == "{\"messages\": [], \"options\": false}\n")
+    }
 }

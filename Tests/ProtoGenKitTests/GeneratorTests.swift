@@ -248,6 +248,21 @@ func generate(_ files: [String: String], selection: TypeSelection = .all) throws
         #expect(!text.contains("alpha") && !text.contains("beta"), "the oneof's members have no facade: \(text)")
     }
 
+    @Test func anHonouredFTIgnoreOneofTakesNoNameFromTheMembersLeft() throws {
+        // The ignored oneof `has_kept` has no facade member, so it must not push `kept`'s presence
+        // accessor off its plain name.
+        let proto = """
+            syntax = "proto3";
+            package hk;
+            message K { optional uint32 kept = 1; oneof has_kept { string alpha = 2; } }
+            """
+        let options = [NanopbOptionSetting(file: "hk.proto", element: "hk.K.has_kept", kind: .oneof, option: "type",
+                                           value: "FT_IGNORE", source: "hk.options")]
+        let text = try ProtoGen.facades(schema: compileSchema(["hk.proto": proto]), cModule: "CMod",
+                                        inputs: PlanInputs(nanopbOptions: options, optionsMode: .honour)).map(\.contents).joined()
+        #expect(text.contains("public var hasKept: Bool") && !text.contains("hasKept_"), "\(text)")
+    }
+
     @Test func theSourceScannerKeepsChainsUpToTheLastCharacterOfAFile() {
         // A file that ends inside an identifier or a chain (no newline after it) still spells it.
         var identifiers: Set<String> = []

@@ -81,6 +81,22 @@ import Testing
         #expect(floats.contains(Float.nan.bitPattern) && doubles.contains(Double.nan.bitPattern), "the canonical NaN")
     }
 
+    @Test func positiveZeroTurnsUpInFloatingFieldsWithPresence() throws {
+        // Without presence (proto3 above) +0 is the default and never set; with presence it is a
+        // value of its own, written on the wire as -0 is, and the generator must reach both.
+        let set = try InlineSchema.compile(["zero.proto": "syntax = \"proto2\"; package z; message Z { optional double d = 1; optional float f = 2; }"])
+        var random = RandomMessages(schemas: set, seed: 13, messages: ["z.Z"])
+        var doubles: Set<UInt64> = [], floats: Set<UInt32> = []
+        for _ in 0..<2_000 {
+            let next = random.next()
+            let message = try #require(next)
+            if case let .double(v)? = message["d"] { doubles.insert(v.bitPattern) }
+            if case let .float(v)? = message["f"] { floats.insert(v.bitPattern) }
+        }
+        #expect(doubles.contains(0) && doubles.contains((-0.0 as Double).bitPattern), "both double zeros")
+        #expect(floats.contains(0) && floats.contains((-0.0 as Float).bitPattern), "both float zeros")
+    }
+
     @Test func randomMessagesAreValidForTheirSchema() async throws {
         let set = try await Fixtures.foreign()
         var random = RandomMessages(schemas: set, seed: 11)

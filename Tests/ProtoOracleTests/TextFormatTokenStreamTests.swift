@@ -36,6 +36,7 @@ import Testing
     @Test func aDotIsANumberOnlyBeforeADigitAndALastDotIsASymbol() throws {
         #expect(try Self.tokens("a.b .") == ["identifier a @1:1", "symbol . @1:2", "identifier b @1:3", "symbol . @1:5", "end  @1:6"])
         #expect(try Self.tokens(".") == ["symbol . @1:1", "end  @1:2"])
+        #expect(try Self.tokens("x: .5") == ["identifier x @1:1", "symbol : @1:2", "number .5 @1:4", "end  @1:6"], "a number that ends the text")
     }
 
     @Test func everyWhitespaceByteAndCommentIsSkippedAndOnlyNewlinesCountLines() throws {

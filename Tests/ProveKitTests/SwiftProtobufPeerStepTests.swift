@@ -1,13 +1,19 @@
 import Testing
 @testable import ProveKit
 
-/// The SwiftProtobuf peer's part in `wireproof prove`: off when turned off, off naming the
-/// compiler's first real error when its code does not compile, and the runners' source handing
+/// The SwiftProtobuf peer's part in `wireproof prove`: off when turned off (and prove saying why),
+/// off naming the compiler's first real error when its code does not compile, and the runners' source handing
 /// the peer to the command only when it is on.
 @Suite struct SwiftProtobufPeerStepTests {
     @Test func turnedOffThePeerIsNotPrepared() throws {
         #expect(try SwiftProtobufPeerStep.prepare(root: "/nonexistent", scratch: "/nonexistent", enabled: false, judged: [])
                 == .off("turned off by --no-swiftprotobuf"))
+    }
+
+    @Test func proveSaysWhyThePeerIsOffAndNothingWhenItIsOn() {
+        #expect(SwiftProtobufPeerStep.State.on.proveLine == nil)
+        #expect(SwiftProtobufPeerStep.State.off("turned off by --no-swiftprotobuf").proveLine
+                == "prove: SwiftProtobuf peer off: turned off by --no-swiftprotobuf")
     }
 
     @Test func codeThatDoesNotCompileTurnsThePeerOffNamingTheFirstRealError() {

@@ -60,6 +60,31 @@ struct NetlinkParserTests {
         #expect(records.first?.sequence == 5)
     }
 
+    /// An RTM_NEWADDR (or `type`) for interface 3, prefix `prefix`, with the given address attributes.
+    static func addressMessage(type: Int32 = Int32(cwire_rtm_newaddr), family: Int32 = AF_INET, prefix: UInt8 = 24,
+                               attributes: [(type: Int32, value: [UInt8])]) -> [UInt8] {
+        var ifaddr = [UInt8](repeating: 0, count: Int(cwire_sizeof_ifaddrmsg))
+        ifaddr[0] = UInt8(family); ifaddr[1] = prefix
+        withUnsafeBytes(of: UInt32(3)) { ifaddr.replaceSubrange(4 ..< 8, with: $0) }
+        let body = ifaddr + attributes.flatMap { NetlinkMessage.attribute(type: $0.type, value: $0.value) }
+        return NetlinkMessage.request(type: type, flags: 0, sequence: 2, body: body)
+    }
+
+    @Test func anAddressMessageTakesTheLocalAddressFirstThenTheAddressAndReadsNeitherAsEmpty() {
+        let pointToPoint = Self.addressMessage(attributes: [(cwire_ifa_address, [10, 0, 0, 2]), (cwire_ifa_local, [10, 0, 0, 1])])
+        let removed = Self.addressMessage(type: Int32(cwire_rtm_deladdr), family: AF_INET6, prefix: 64,
+                                          attributes: [(cwire_ifa_address, [0xFD] + [UInt8](repeating: 0, count: 14) + [1])])
+        let bare = Self.addressMessage(attributes: [])
+        let (records, skipped) = NetlinkRecord.decodeAll((pointToPoint + removed + bare)[...])
+        #expect(skipped.isEmpty)
+        #expect(records.map(\.record) == [
+            .address(AddressRecord(family: UInt8(AF_INET), interfaceIndex: 3, prefixLength: 24, address: [10, 0, 0, 1]), removed: false),
+            .address(AddressRecord(family: UInt8(AF_INET6), interfaceIndex: 3, prefixLength: 64,
+                                   address: [0xFD] + [UInt8](repeating: 0, count: 14) + [1]), removed: true),
+            .address(AddressRecord(family: UInt8(AF_INET), interfaceIndex: 3, prefixLength: 24, address: []), removed: false),
+        ])
+    }
+
     @Test func anErrorMessageCarriesThePositiveErrno() {
         var code = -ENETUNREACH
         let message = NetlinkMessage.request(type: Int32(cwire_nlmsg_error), flags: 0, sequence: 9, body: withUnsafeBytes(of: &code) { Array($0) } + [UInt8](repeating: 0, count: 16))

@@ -261,7 +261,7 @@ struct Prover {
         let peer = try SwiftProtobufPeerStep.prepare(root: root, scratch: scratch, enabled: options.swiftProtobufPeer,
                                                      judged: Set(generated))
         try writeManifestAndRunners(peer: peer, deviceRunner: deviceRunner)
-        if peer != .on { printError("prove: SwiftProtobuf peer \(peer.summary)") }
+        if let line = peer.proveLine { printError(line) }
         return (peer, deviceRunner)
     }
 

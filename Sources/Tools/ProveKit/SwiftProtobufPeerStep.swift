@@ -21,6 +21,11 @@ enum SwiftProtobufPeerStep {
             case .off(let why): return "off: \(why)"
             }
         }
+
+        /// The line `prove` prints (stderr) once the peer's state is known: why it is off; nothing when on.
+        var proveLine: String? {
+            self == .on ? nil : "prove: SwiftProtobuf peer \(summary)"
+        }
     }
 
     /// Generates the schema's SwiftProtobuf code into the scratch package (SwiftProtobufPeer, which

@@ -1,0 +1,29 @@
+@testable import FacadeProof
+import ProtoOracle
+import Testing
+
+/// Which SwiftProtobuf rows of docs/deviations.md explain the peer accepting what the oracle
+/// refuses: a row needs its own feature of the input and, where it names one, the oracle's own
+/// reason for refusing; the feature alone, beside another refusal, explains nothing.
+@Suite struct PeerDeviationRowsTests {
+    static func features(_ change: (inout WireFeatures) -> Void) -> WireFeatures {
+        var features = WireFeatures()
+        change(&features)
+        return features
+    }
+
+    @Test func anOverlongLengthExplainsTheAcceptanceOnlyWhenItIsWhatTheOracleRefused() {
+        let overlong = Self.features { $0.overlongLength = true }
+        #expect(PeerDeviation.mayAccept(rejectedBy: OracleDecodeError(.overlongLength, at: 1), features: overlong) == ["S5"])
+        #expect(PeerDeviation.mayAccept(rejectedBy: OracleDecodeError(.truncatedVarint, at: 3), features: overlong).isEmpty,
+                "the same input also ends in a truncated varint, which is what the oracle refused")
+        #expect(PeerDeviation.mayAccept(rejectedBy: OracleDecodeError(.overlongLength, at: 1), features: WireFeatures()).isEmpty)
+    }
+
+    @Test func aMisreadMapEntryExplainsAnAcceptanceWhateverTheOracleRefused() {
+        let misread = Self.features { $0.wrongWireTypeInMapEntry = true }
+        #expect(PeerDeviation.mayAccept(rejectedBy: OracleDecodeError(.truncatedVarint, at: 3), features: misread) == ["S4"])
+        #expect(PeerDeviation.mayMeanOtherwise(features: misread) == ["S4"])
+        #expect(PeerDeviation.mayMeanOtherwise(features: Self.features { $0.overlongLength = true }).isEmpty)
+    }
+}
