@@ -14,7 +14,8 @@ import Testing
 
 /// Storage of `Size` bytes with a descriptor of no fields (nothing for pb_release to walk): the
 /// struct nanopb makes for an empty message is one byte (`char dummy_field`), and no message of
-/// the bundled schema is that small.
+/// the bundled schema is that small. `_emptyBox` makes a new box on each call (a generic type
+/// has no static stored property, which the protocol asks for); nothing here reads it.
 private struct TinyStorage<Size>: NanopbStorage {
     var bytes: Size
     static var _descriptor: pb_msgdesc_t {

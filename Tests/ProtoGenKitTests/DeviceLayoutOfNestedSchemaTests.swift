@@ -45,14 +45,11 @@ import TestSupport
         let tools = try GenerationTools.inTree(repositoryRoot)
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        try scratch.makeFolder("schema/deep/inner")
         try scratch.makeFolder("device")
-        let schema = scratch.path + "/schema"
-        try "syntax = \"proto3\";\npackage deep;\nmessage Odd { bytes b = 1; }\n".write(toFile: schema + "/deep/inner/odd.proto", atomically: true, encoding: .utf8)
-        try "deep.Odd.b max_size:5\n".write(toFile: schema + "/deep/inner/odd.options", atomically: true, encoding: .utf8)
-        let set = scratch.path + "/schema.pb"
-        _ = try tools.run(tools.protoc, ["-I" + schema, "--include_imports", "--descriptor_set_out=" + set, "deep/inner/odd.proto"],
-                          in: schema, what: "protoc")
+        let (schema, set) = try compileWrittenSchema([
+            "deep/inner/odd.proto": "syntax = \"proto3\";\npackage deep;\nmessage Odd { bytes b = 1; }\n",
+            "deep/inner/odd.options": "deep.Odd.b max_size:5\n",
+        ], into: scratch.path)
         let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
         let layout = try #require(try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: schema, optionArguments: sources,
                                                                       into: scratch.path + "/device", tools: tools))
@@ -68,15 +65,11 @@ import TestSupport
         let tools = try GenerationTools.inTree(repositoryRoot)
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        try scratch.makeFolder("schema")
         try scratch.makeFolder("device")
-        let schema = scratch.path + "/schema"
-        try "syntax = \"proto3\";\npackage plain;\nmessage A { int32 x = 1; }\n".write(toFile: schema + "/a.proto", atomically: true, encoding: .utf8)
-        try "syntax = \"proto3\";\npackage plain;\nimport \"a.proto\";\nmessage B { A a = 1; }\n"
-            .write(toFile: schema + "/b.proto", atomically: true, encoding: .utf8)
-        let set = scratch.path + "/schema.pb"
-        _ = try tools.run(tools.protoc, ["-I" + schema, "--include_imports", "--descriptor_set_out=" + set, "a.proto", "b.proto"],
-                          in: schema, what: "protoc")
+        let (schema, set) = try compileWrittenSchema([
+            "a.proto": "syntax = \"proto3\";\npackage plain;\nmessage A { int32 x = 1; }\n",
+            "b.proto": "syntax = \"proto3\";\npackage plain;\nimport \"a.proto\";\nmessage B { A a = 1; }\n",
+        ], into: scratch.path)
         let sources = try SchemaGeneration.optionSources(optionsFile: nil, protoDirectory: schema, protoPaths: [])
         #expect(try SchemaGeneration.deviceLayoutOf(setPath: set, protoDirectory: schema, optionArguments: sources,
                                                     into: scratch.path + "/device", tools: tools) == nil)

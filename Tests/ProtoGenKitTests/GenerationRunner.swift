@@ -31,11 +31,27 @@ func said(_ result: GenerationRun) -> String { result.said }
 /// What a child process said, stdout then stderr.
 func said(_ result: ChildProcess.Result) -> String { String(decoding: result.stdout + result.stderr, as: UTF8.self) }
 
-/// protoc on the schema folder Tests/Schemas/`shape` (its own nanopb.proto first, then nanopb's),
-/// writing the descriptor set with imports to `folder`/schema.pb. Returns the schema folder and the set.
+/// protoc on the schema folder Tests/Schemas/`shape`; see `compileSchemaFolder`.
 func compileTestSchema(_ shape: String, into folder: String) throws -> (schema: String, set: String) {
+    try compileSchemaFolder(repositoryRoot + "/Tests/Schemas/" + shape, into: folder)
+}
+
+/// `files` (paths relative to `folder`/schema, subfolders made; `.options` files too) written,
+/// then compiled; see `compileSchemaFolder`.
+func compileWrittenSchema(_ files: [String: String], into folder: String) throws -> (schema: String, set: String) {
+    let schema = folder + "/schema"
+    for (path, text) in files {
+        let file = schema + "/" + path
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+    return try compileSchemaFolder(schema, into: folder)
+}
+
+/// protoc on every .proto under `schema` (the folder's own nanopb.proto first, then nanopb's),
+/// writing the descriptor set with imports to `folder`/schema.pb. Returns the schema folder and the set.
+func compileSchemaFolder(_ schema: String, into folder: String) throws -> (schema: String, set: String) {
     let tools = try GenerationTools.inTree(repositoryRoot)
-    let schema = repositoryRoot + "/Tests/Schemas/" + shape
     let set = folder + "/schema.pb"
     _ = try tools.run(tools.protoc, ["-I" + schema, "-I" + tools.nanopb + "/generator/proto", "--include_imports",
                                      "--descriptor_set_out=" + set] + SchemaGeneration.protoFiles(under: schema),
