@@ -72,6 +72,10 @@ import Testing
         #expect(violations(longName + [0x12]) == [])
         #expect(violations(longName, depth: 31) == ["name: 6 bytes past max_length = 4"])
         #expect(violations(longName, depth: 32) == [])
+        // A submessage is one level deeper than its parent, no more: reached from depth 30, not from 31.
+        let longSubTag: [UInt8] = [0x22, 0x08, 0x0A, 0x03, 0x78, 0x79, 0x7A, 0x0A, 0x01, 0x61]
+        #expect(violations(longSubTag, depth: 30) == ["sub.tag: 3 bytes past max_size = 3"])
+        #expect(violations(longSubTag, depth: 31) == [])
     }
 
     @Test func droppedFieldsAreCutAtEveryLevelWithLengthsRewritten() {
