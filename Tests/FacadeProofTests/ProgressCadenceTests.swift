@@ -23,4 +23,15 @@ import Testing
         let lines = (1...42).compactMap { ProofRunnerCommand.progressLine("exemplars", done: $0, of: 42) }
         #expect(lines == [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 42].map { "prove: exemplars \($0)/42" })
     }
+
+    @Test func theRunnersProgressReachesItsOutputOnceWhileALineRepeats() {
+        var printed: [String] = []
+        let report = ProofRunnerCommand.progressReporter { printed.append($0) }
+        for done in [1, 2, 2, 3, 3] { report("mutants", done, 3) }
+        report("exemplars", 1, 1)
+        report("exemplars", 1, 1)
+        report("mutants", 3, 3)  // a later pass over the same step is said again
+        #expect(printed == ["prove: mutants 1/3", "prove: mutants 2/3", "prove: mutants 3/3", "prove: exemplars 1/1",
+                            "prove: mutants 3/3"])
+    }
 }

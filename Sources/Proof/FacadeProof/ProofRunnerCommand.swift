@@ -34,12 +34,7 @@ public enum ProofRunnerCommand {
         let schemas: SchemaSet
         do { schemas = try SchemaSet(contentsOf: descriptorSet) } catch { return fail("cannot load \(descriptorSet): \(error)") }
 
-        var lastReported = ""
-        let progress = { (step: String, done: Int, total: Int) in
-            guard let line = progressLine(step, done: done, of: total), line != lastReported else { return }
-            lastReported = line
-            printError(line)
-        }
+        let progress = progressReporter(printError)
         var report = SchemaProof.run(catalog: catalog, schemas: schemas, configuration: configuration, progress: progress)
         if let peer {
             report.peer = PeerProof.run(catalog: catalog, peer: peer, schemas: schemas, configuration: configuration, progress: progress)
@@ -56,6 +51,17 @@ public enum ProofRunnerCommand {
     /// The stderr line for count `done` of `total` in `step` (about ten a step), or nil.
     static func progressLine(_ step: String, done: Int, of total: Int) -> String? {
         ProgressCadence.shows(done: done, of: total, times: 10) ? "prove: \(step) \(done)/\(total)" : nil
+    }
+
+    /// The progress callback the proof steps report to: each `progressLine` goes to `emit` once,
+    /// not again while the same line repeats (the peer's pass counts the same steps again).
+    static func progressReporter(_ emit: @escaping (String) -> Void) -> (String, Int, Int) -> Void {
+        var lastReported = ""
+        return { step, done, total in
+            guard let line = progressLine(step, done: done, of: total), line != lastReported else { return }
+            lastReported = line
+            emit(line)
+        }
     }
 
     /// What the runner prints on stdout for `report`: the table, the deviation rows the schema is
