@@ -22,4 +22,14 @@ import Testing
             "  total                  7       3   (code = not blank, not only a comment)",
         ])
     }
+
+    @Test func noFilesGiveTheHeaderAZeroTotalAndNoRows() throws {
+        var lines: [String] = []
+        let counted = try RuntimeLines.report([], print: { lines.append($0) })
+        #expect(counted == RuntimeLineCount(lines: 0, codeLines: 0, files: 0))
+        #expect(lines == [
+            "  file   lines    code",
+            "  total       0       0   (code = not blank, not only a comment)",
+        ])
+    }
 }

@@ -29,4 +29,25 @@ import Testing
         #expect(try enumField("ENUM", enumBytes: 4).limits.value.isEmpty)
         #expect(try enumField("ENUM", enumBytes: nil).limits.value.isEmpty)
     }
+
+    /// A repeated int32 field with max_count 3, in nanopb's `rules` and `allocation`.
+    private func repeatedField(rules: String, allocation: String) throws -> DeviceLayout.Field {
+        let json = """
+            {"name": "ids", "number": 4, "allocation": "\(allocation)", "rules": "\(rules)", "type": "INT32",
+             "cType": "int32_t", "maxCount": 3, "options": {}}
+            """
+        return try JSONDecoder().decode(DeviceLayout.Field.self, from: Data(json.utf8))
+    }
+
+    @Test func aFixedCountBindsTheWholeFieldWhetherStaticOrPointerAllocated() throws {
+        let fixedThree = NanopbDeviceLimit(field: "ids", kind: .fixedCount(count: 3), option: "fixed_count (max_count = 3)")
+        for allocation in ["STATIC", "POINTER"] {
+            let limits = try repeatedField(rules: "FIXARRAY", allocation: allocation).limits
+            #expect(limits.whole == [fixedThree], "\(allocation)")
+        }
+        // A max_count binds only the static array; a pointer array grows to what arrives.
+        let countThree = NanopbDeviceLimit(field: "ids", kind: .count(max: 3), option: "max_count = 3")
+        #expect(try repeatedField(rules: "REPEATED", allocation: "STATIC").limits.whole == [countThree])
+        #expect(try repeatedField(rules: "REPEATED", allocation: "POINTER").limits.whole.isEmpty)
+    }
 }
