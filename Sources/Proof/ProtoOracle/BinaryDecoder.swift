@@ -1,24 +1,25 @@
 import ProtoSchema
 
-/// Options of the binary decoder. The defaults accept exactly what Google's C++ parser (the one
-/// behind `protoc --decode`) accepts, except where `BinaryDecoder` documents otherwise.
+/// Options of the binary decoder. The defaults, stated once in the initialiser, accept exactly what
+/// Google's C++ parser (the one behind `protoc --decode`) accepts, except where `BinaryDecoder`
+/// documents otherwise.
 public struct BinaryDecodingOptions: Sendable, Hashable {
     /// Deepest nesting of messages and groups (known or unknown) below the top-level message.
     /// Google's parsers default to 100: a message 100 levels down parses, 101 does not. Keep it
     /// modest: the decoder recurses once per level.
-    public var maxDepth: Int = 100
+    public var maxDepth: Int
     /// Drop unknown fields instead of keeping them in `DynamicMessage.unknownFields`.
-    public var discardUnknownFields: Bool = false
+    public var discardUnknownFields: Bool
     /// Reject a 10-byte varint whose last byte is above 1 (its value would need more than 64
     /// bits). Google's parsers accept such varints and discard the excess bits, so this is off by
     /// default; nanopb-style strict decoders reject them.
-    public var rejectOverwideVarints: Bool = false
+    public var rejectOverwideVarints: Bool
     /// Keep invalid UTF-8 in proto3 strings instead of rejecting it, as nanopb does (deviation 9
     /// of docs/deviations.md): for reading what two nanopb parties agreed on.
-    public var acceptInvalidUTF8: Bool = false
+    public var acceptInvalidUTF8: Bool
     /// Keep a value a closed (proto2) enum does not declare as the field's value, as nanopb does,
     /// instead of moving it to the unknown fields.
-    public var openEnums: Bool = false
+    public var openEnums: Bool
 
     public init(maxDepth: Int = 100, discardUnknownFields: Bool = false, rejectOverwideVarints: Bool = false,
                 acceptInvalidUTF8: Bool = false, openEnums: Bool = false) {

@@ -19,8 +19,8 @@ import ProtoSchema
 /// Not supported: extensions and expanded `Any` (`[type.googleapis.com/…] { … }`).
 public struct TextFormatParser: Sendable {
     public let schemas: SchemaSet
-    /// Deepest message nesting accepted (each level recurses once).
-    public var maxDepth: Int = 100
+    /// Deepest message nesting accepted (each level recurses once); 100 unless the initialiser is told otherwise.
+    public var maxDepth: Int
 
     public init(schemas: SchemaSet, maxDepth: Int = 100) {
         self.schemas = schemas; self.maxDepth = maxDepth
