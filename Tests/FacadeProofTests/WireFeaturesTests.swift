@@ -139,6 +139,9 @@ import TestSupport
         Case(name: "an unknown group's fixed64 cut off", message: "wf.Probe", hex: "f3 01 09 00 00", features: "truncated, depth 1"),
         Case(name: "an unknown group's fixed32 cut off", message: "wf.Probe", hex: "f3 01 0d 00 00", features: "truncated, depth 1"),
         Case(name: "an unknown group's length past the end", message: "wf.Probe", hex: "f3 01 0a 05 00", features: "truncated, depth 1"),
+        // A tag of more than five bytes stops the walk, even where the bytes after its fifth would read as a field.
+        Case(name: "an unknown group's tag longer than five bytes", message: "wf.Probe", hex: "f3 01 88 80 80 80 80 30 01",
+             features: "truncated, depth 1"),
         Case(name: "a level at a limit of one", message: "wf.Probe", hex: "62 00", features: "depth 1", depthLimit: 1),
         Case(name: "two levels past a limit of one", message: "wf.Probe", hex: "62 02 12 00", features: "truncated, depth 2", depthLimit: 1),
         Case(name: "three levels at a limit of three", message: "wf.Probe", hex: "62 04 12 02 12 00", features: "depth 3", depthLimit: 3),

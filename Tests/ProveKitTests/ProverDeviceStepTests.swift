@@ -1,3 +1,4 @@
+import DeviceProof
 import Foundation
 import Testing
 @testable import ProveKit
@@ -31,5 +32,25 @@ import TestSupport
             #expect("\(error)".hasPrefix("the device build: "))
             #expect("\(error)".hasSuffix(" (--no-device skips the device party)"))
         }
+    }
+
+    @Test func theRunnersReportIsReadWhenItProvedOrFoundAFailureAndOtherwiseItStoppedAbnormally() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("device-runner-report-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var failing = DeviceProofReport()
+        failing.failures = ["f.proto: the device refuses an exemplar"]
+        let path = folder + "/device.json"
+        try JSONEncoder().encode(failing).write(to: URL(fileURLWithPath: path))
+        #expect(try Prover.runnerReport(status: 1, at: path).failures == failing.failures)
+        #expect(try Prover.runnerReport(status: 0, at: path).failures == failing.failures)
+        func stopped(_ status: Int32, _ at: String) -> String? {
+            do { _ = try Prover.runnerReport(status: status, at: at); return nil } catch { return "\(error)" }
+        }
+        #expect(stopped(2, path) == "the device runner stopped abnormally (status 2)")
+        #expect(stopped(-1, path) == "the device runner stopped abnormally (status -1)")
+        #expect(stopped(0, folder + "/missing.json") == "the device runner stopped abnormally (status 0)")
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(stopped(1, path) == "the device runner stopped abnormally (status 1)")
     }
 }

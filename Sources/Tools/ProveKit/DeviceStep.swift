@@ -42,10 +42,17 @@ extension Prover {
             "--descriptor-set", scratch + "/schema.pb", "--layout", work + "/layout.json", "--driver", driver,
             "--work", work, "--json", reportPath, "--mutants", "\(options.mutants)", "--seed", "\(options.seed)",
         ])
+        return .ran(try Self.runnerReport(status: runner, at: reportPath))
+    }
+
+    /// The device runner's report: its JSON when the runner exited 0 (proved) or 1 (a check
+    /// failed, which the report says). Any other status, or no report it can read, means the
+    /// runner stopped abnormally.
+    static func runnerReport(status runner: Int32, at reportPath: String) throws -> DeviceProofReport {
         guard runner == 0 || runner == 1, let data = FileManager.default.contents(atPath: reportPath),
               let report = try? JSONDecoder().decode(DeviceProofReport.self, from: data) else {
             throw ProveError(description: "the device runner stopped abnormally (status \(runner))")
         }
-        return .ran(report)
+        return report
     }
 }
