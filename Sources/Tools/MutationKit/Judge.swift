@@ -18,10 +18,14 @@ public enum Outcome: String, CaseIterable, Sendable, Codable {
 }
 
 /// Time limits in seconds; `full` is measured the first time a mutant survives its quick suites.
+/// `generate` bounds `make proto` for the mutants that regenerate (measured on the unmutated tree
+/// when the sample holds such a mutant; the build's limit, minutes long, let a generator mutant
+/// that loops while it allocates run for all of them).
 public struct Limits: Sendable {
     public var build: Double
     public var quick: Double
     public var full: Double?
+    public var generate: Double?
 }
 
 /// A mutant survived its quick suites before every suite was timed on the unmutated tree.
@@ -33,6 +37,8 @@ struct StaleScratchCopy: Error, CustomStringConvertible {
 }
 
 struct Judge {
+    /// Regenerates the bundled output with the (mutated) generator.
+    static let regeneration = "make proto >/dev/null"
     let tree: String
     let runner: StepRunner
 
@@ -80,7 +86,7 @@ struct Judge {
             case .failed: return (.noCompile, "wireproof does not build")
             case .timeout: return (.timeout, "build")
             }
-            switch runner.run("make proto >/dev/null", limit: limits.build) {
+            switch runner.run(Judge.regeneration, limit: limits.generate ?? limits.build) {
             case .ok: break
             case .failed: return (.killed, "make proto failed")
             case .timeout: return (.timeout, "make proto")

@@ -104,8 +104,17 @@ public struct MutationRun {
         }
         let quickSeconds = Date().timeIntervalSince(clock) / Double(max(1, quickFilters.count))
         var limits = Limits(build: max(300, options.timeoutScale * buildSeconds), quick: max(60, options.timeoutScale * quickSeconds))
+        if chosen.contains(where: { $0.layer.regenerates($0.path) }) {
+            clock = Date()
+            guard runner.run(Judge.regeneration, limit: 1800) == .ok else {
+                Log.say("the unmutated tree does not regenerate (make proto); see \(logfile)")
+                return 2
+            }
+            limits.generate = max(60, options.timeoutScale * Date().timeIntervalSince(clock))
+        }
         Log.say("baseline: build \(Int(buildSeconds)) s, quick suites \(Int(quickSeconds)) s; limits build \(Int(limits.build)) s, "
-            + "quick \(Int(limits.quick)) s (all suites: measured when a mutant first reaches them)")
+            + "quick \(Int(limits.quick)) s" + (limits.generate.map { ", make proto \(Int($0)) s" } ?? "")
+            + " (all suites: measured when a mutant first reaches them)")
         let judge = Judge(tree: tree, runner: runner)
         var verdicts: [Verdict] = []
         let started = Date()
