@@ -8,6 +8,12 @@ import TestSupport
 /// check: its progress lines, how many disagreements are listed, and a whole
 /// oracle-check's first and last lines and exit status.
 @Suite struct OracleCheckPrintedLinesTests {
+    @Test func withoutASeedTheCommandAndTheLibraryBothUseSeedOne() throws {
+        // The printed seed is what reproduces a run; the command takes its default from the library's.
+        #expect(try OracleCheckCommand.parse([]).seed == 1)
+        #expect(OracleCheckConfiguration(protoDirectory: "Protos").seed == 1)
+    }
+
     @Test func oracleCheckListsTwentyDisagreementsThenHowManyMore() {
         let failures = (1...23).map { "DISAGREE case \($0)" }
         #expect(OracleCheckCommand.failureLines(failures) == Array(failures.prefix(20)) + ["... and 3 more disagreements"])
