@@ -48,6 +48,15 @@ import Testing
         }
     }
 
+    @Test func siblingUnknownGroupsDoNotAddUpToTheNestingLimit() async throws {
+        let set = try await Fixtures.wire()
+        let schema = try #require(set.message("wire3.Scalars"))
+        let group: [UInt8] = [0x8b, 0x02, 0x8c, 0x02]  // unknown group 33, opened and closed
+        let input = Array([[UInt8]](repeating: group, count: 150).joined())
+        let message = try DynamicMessage(serializedBytes: input, schema: schema, in: set)
+        #expect(message.unknownFields.count == 150, "every group kept, none refused as too deep")
+    }
+
     @Test func emptySubmessagesInBulkDecodeInLinearSpace() async throws {
         // 200,000 empty repeated submessages: 3 bytes each on the wire. Decoding must finish and
         // keep every element (a quadratic append or an over-reservation would show here).
