@@ -22,4 +22,15 @@ import Testing
         #expect(plan.namespaceMemberName("n.Outer.Inner") == "Inner")
         #expect(plan.namespaceMemberName("n.Outer.Mode") == "Mode")
     }
+
+    @Test func aFieldlessMessageIsANamespaceOnlyWhenANestedTypeItHoldsIsGenerated() throws {
+        let schema = try compileSchema(["n.proto": """
+            syntax = "proto3"; package n;
+            message Holder { message Inner { int32 v = 1; } }
+            """])
+        #expect(try FacadePlan(schema: schema, selection: .all).namespaces == ["n.Holder"])
+        // Pruned to the holder alone, its nested message is not generated: the holder stays a message.
+        let pruned = try FacadePlan(schema: schema, selection: .spelled(["N_Holder"]))
+        #expect(pruned.namespaces.isEmpty)
+    }
 }
