@@ -1,4 +1,5 @@
 @testable import FacadeProof
+import OracleCheck
 import ProtoOracle
 import Testing
 
@@ -25,5 +26,17 @@ import Testing
         #expect(PeerDeviation.mayAccept(rejectedBy: OracleDecodeError(.truncatedVarint, at: 3), features: misread) == ["S4"])
         #expect(PeerDeviation.mayMeanOtherwise(features: misread) == ["S4"])
         #expect(PeerDeviation.mayMeanOtherwise(features: Self.features { $0.overlongLength = true }).isEmpty)
+    }
+
+    @Test func aMisreadMapEntryExplainsARefusalOnlyUnderTheErrorsAMisreadMeets() throws {
+        let schemas = try InlineSchema.compile(["m.proto": "syntax = \"proto3\"; package m; message M { map<int32, int32> m = 1; }"])
+        let schema = try #require(schemas.message("m.M"))
+        let misread = Self.features { $0.wrongWireTypeInMapEntry = true }
+        func rows(_ reason: String, _ features: WireFeatures) -> Set<String> {
+            PeerDeviation.mayReject(reason: reason, input: [], features: features, initialized: true, schema: schema)
+        }
+        for reason in ["malformedProtobuf", "truncated", "trailingGarbage"] { #expect(rows(reason, misread) == ["S4"], "\(reason)") }
+        #expect(rows("malformedProtobuf", WireFeatures()).isEmpty)
+        #expect(rows("anErrorTheMisreadCannotMeet", misread).isEmpty)
     }
 }
