@@ -207,6 +207,10 @@ import Testing
         // A non-repeated scalar sent length-delimited.
         let lengthDelimited = try decode("0a 01 05", as: S, set)
         #expect(lengthDelimited.unknownFields == [UnknownField.lengthDelimited(1, [5])])
+        // A map field sent as a varint.
+        let mapAsVarint = try decode("88 01 05", as: S, set)
+        #expect(!mapAsVarint.has(number: 17))
+        #expect(mapAsVarint.unknownFields == [UnknownField.varint(17, 5)])
     }
 
     @Test func undeclaredClosedEnumNumbersGoToUnknownFields() async throws {
