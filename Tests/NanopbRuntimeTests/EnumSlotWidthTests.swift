@@ -8,14 +8,12 @@ import Testing
 @Suite struct EnumSlotWidthTests {
     /// Stores `value` in a slot of type `C` inside a guard-filled buffer and reads it back.
     static func roundTrip<C>(_: C.Type, _ value: Int32) -> (loaded: Int32, bytes: [UInt8]) {
-        let guardByte: UInt8 = 0xA5
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
-        defer { buffer.deallocate() }
-        buffer.initializeMemory(as: UInt8.self, repeating: guardByte, count: 16)
-        let slot = buffer.bindMemory(to: C.self, capacity: 1)
-        NanopbField.storeEnum(value, slot)
-        let loaded = NanopbField.loadEnum(slot)
-        let bytes = Array(UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: UInt8.self), count: 16))
+        var loaded: Int32 = 0
+        let bytes = guardedBytes { buffer in
+            let slot = buffer.bindMemory(to: C.self, capacity: 1)
+            NanopbField.storeEnum(value, slot)
+            loaded = NanopbField.loadEnum(slot)
+        }
         return (loaded, bytes)
     }
 
@@ -26,7 +24,7 @@ import Testing
             let width = MemoryLayout<C>.size
             #expect(loaded == value, "\(width)-byte slot")
             #expect(Array(bytes[..<width]) == littleEndian, "\(width)-byte slot holds \(bytes[..<width])")
-            #expect(bytes[width...].allSatisfy { $0 == 0xA5 }, "\(width)-byte slot wrote past its end: \(bytes)")
+            #expect(bytes[width...].allSatisfy { $0 == slotGuardByte }, "\(width)-byte slot wrote past its end: \(bytes)")
         }
         expectWidth(Int8.self, withUnsafeBytes(of: Int8(truncatingIfNeeded: value).littleEndian, Array.init))
         expectWidth(Int16.self, withUnsafeBytes(of: Int16(truncatingIfNeeded: value).littleEndian, Array.init))

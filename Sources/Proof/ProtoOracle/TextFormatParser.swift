@@ -19,7 +19,8 @@ import ProtoSchema
 /// Not supported: extensions and expanded `Any` (`[type.googleapis.com/…] { … }`).
 public struct TextFormatParser: Sendable {
     public let schemas: SchemaSet
-    /// Deepest message nesting accepted (each level recurses once); 100 unless the initialiser is told otherwise.
+    /// Deepest message nesting accepted (each level recurses once); 100 unless the initialiser is
+    /// told otherwise.
     public var maxDepth: Int
 
     public init(schemas: SchemaSet, maxDepth: Int = 100) {
