@@ -42,6 +42,18 @@ import Testing
         #expect(a.group(of: "$ss11_StringGutsV27_slowEnsureMatchingEncodingySS5IndexVAEF", program: "SizePacket") == .otherSwift)
     }
 
+    /// The bench package's own targets, read from the manifest arguments step 2 passes, so a
+    /// module the package gains or the attributor drops shows here.
+    @Test func everySchemaModuleOfTheBenchPackageIsAttributed() {
+        let arguments = ScratchPackage.manifestTargets
+        let targets = zip(arguments, arguments.dropFirst()).filter { $0.0 == "--target" }.map { $0.1.split(separator: "=") }
+        let cModules = targets.filter { $0[1].contains("wireproof:CNanopb") }.map { String($0[0]) }
+        let facadeModules = targets.filter { $0[1].contains("wireproof:NanopbRuntime") }.map { String($0[0]) }
+        #expect(cModules == ["PrunedOneC", "PrunedPacketC"])
+        #expect(SymbolAttributor.schemaCModules == ["BundledProtoC"] + cModules)
+        #expect(SymbolAttributor.facadeModules == ["BundledProto"] + facadeModules)
+    }
+
     @Test func aSchemaStructMatchesOnlyWhereItsManglingEnds() {
         let a = SymbolAttributor(nanopbSymbols: [], generatedSymbols: ["rtm_Data_msg"])
         #expect(a.group(of: "$s13NanopbRuntime0A3MsgVySo15_rtm_DataPacketVG", program: "P") == .nanopbRuntime)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TestSupport
 @testable import ProveKit
 
 /// `wireproof scratch-package` before it generates anything: its arguments, where it looks for
@@ -31,6 +32,23 @@ import Testing
     @Test func protosAreLookedForInUsrIncludeUnlessRootsAreGiven() {
         #expect(ScratchPackageCommand.includeRoots([]) == ["/usr/include"])
         #expect(ScratchPackageCommand.includeRoots(["/a/../b", "/usr/include"]) == ["/b", "/usr/include"])
+    }
+
+    @Test func eachProtoIsCopiedFromTheFirstRootHoldingItToItsRelativePathUnderNewFolders() throws {
+        let scratch = try TemporaryFolder("scratch-package-copy")
+        let first = scratch.path + "/first", second = scratch.path + "/second"
+        for (root, file, text) in [(first, "top.proto", "first top"), (second, "top.proto", "second top"),
+                                   (second, "google/protobuf/deep.proto", "second deep")] {
+            try FileManager.default.createDirectory(atPath: root + "/" + (file as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+        let destination = scratch.path + "/pkg/Protos"
+        try ScratchPackageCommand.copy(["top.proto", "google/protobuf/deep.proto"], from: [first, second], into: destination)
+        #expect(try String(contentsOfFile: destination + "/top.proto", encoding: .utf8) == "first top")
+        #expect(try String(contentsOfFile: destination + "/google/protobuf/deep.proto", encoding: .utf8) == "second deep")
+        #expect(refusal { try ScratchPackageCommand.copy(["none.proto"], from: [first, second], into: destination) }
+                == "none.proto is not under \(first), \(second)")
     }
 
     @Test func generationWritesCAndFacadesWithTheGivenRootsAsImportPaths() throws {

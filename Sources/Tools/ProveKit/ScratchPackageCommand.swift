@@ -41,14 +41,7 @@ public struct ScratchPackageCommand: ParsableCommand {
         let folder = SchemaGeneration.absolute(dir)
         let roots = Self.includeRoots(includes)
         for sub in ["Protos", "Sources"] where fm.fileExists(atPath: "\(folder)/\(sub)") { try fm.removeItem(atPath: "\(folder)/\(sub)") }
-        for proto in protos {
-            guard let root = roots.first(where: { fm.fileExists(atPath: "\($0)/\(proto)") }) else {
-                throw ValidationError("\(proto) is not under \(roots.joined(separator: ", "))")
-            }
-            let target = "\(folder)/Protos/\(proto)"
-            try fm.createDirectory(atPath: URL(fileURLWithPath: target).deletingLastPathComponent().path, withIntermediateDirectories: true)
-            try fm.copyItem(atPath: "\(root)/\(proto)", toPath: target)
-        }
+        try Self.copy(protos, from: roots, into: "\(folder)/Protos")
 
         let wireproof = try GenerationTools.wireproofRoot()
         for line in try SchemaGeneration.run(generationRequest(folder: folder, roots: roots), tools: GenerationTools.inTree(wireproof)).report {
@@ -60,6 +53,21 @@ public struct ScratchPackageCommand: ParsableCommand {
         }
         try scratchManifest(wireproofRoot: wireproof, executables: programs).write(into: folder)
         print("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
+    }
+
+    /// Copies each of `protos` (a path relative to a root) from the first of `roots` that holds
+    /// it to the same relative path under `destination`, creating the folders on the way; a PROTO
+    /// no root holds is a `ValidationError` naming the roots.
+    static func copy(_ protos: [String], from roots: [String], into destination: String) throws {
+        let fm = FileManager.default
+        for proto in protos {
+            guard let root = roots.first(where: { fm.fileExists(atPath: "\($0)/\(proto)") }) else {
+                throw ValidationError("\(proto) is not under \(roots.joined(separator: ", "))")
+            }
+            let target = "\(destination)/\(proto)"
+            try fm.createDirectory(atPath: URL(fileURLWithPath: target).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try fm.copyItem(atPath: "\(root)/\(proto)", toPath: target)
+        }
     }
 
     /// The roots each PROTO is looked for in, in order, absolute: /usr/include when none is given.
