@@ -8,7 +8,7 @@ import Testing
         let root = NSTemporaryDirectory() + "mutation-layers-" + UUID().uuidString
         for file in files {
             try FileManager.default.createDirectory(atPath: (root + "/" + file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: root + "/" + file, contents: Data())
+            #expect(FileManager.default.createFile(atPath: root + "/" + file, contents: Data()))
         }
         return root
     }

@@ -13,8 +13,8 @@ import Testing
         let folder = NSTemporaryDirectory() + "wireproof-setting-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        fm.createFile(atPath: folder + "/wireproof-probe", contents: Data("#!/bin/sh\npwd\necho \"probe=$PROBE\"\n".utf8),
-                      attributes: [.posixPermissions: 0o755])
+        #expect(fm.createFile(atPath: folder + "/wireproof-probe", contents: Data("#!/bin/sh\npwd\necho \"probe=$PROBE\"\n".utf8),
+                              attributes: [.posixPermissions: 0o755]))
         return (folder, { try? fm.removeItem(atPath: folder) })
     }
 

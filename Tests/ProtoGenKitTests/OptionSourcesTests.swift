@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 @Suite struct OptionSourcesTests {
-    static func touch(_ path: String) { FileManager.default.createFile(atPath: path, contents: Data()) }
+    static func touch(_ path: String) { #expect(FileManager.default.createFile(atPath: path, contents: Data())) }
 
     @Test func theOneOptionsFileAtTheTopOfTheSchemaFolderIsUsed() throws {
         let folder = try TemporaryFolder("options-one")

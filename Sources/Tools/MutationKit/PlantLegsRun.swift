@@ -69,7 +69,10 @@ public struct PlantLegsRun {
 
     /// Runs one leg in the copy, its output into `log` (emptied first), and judges it.
     func runLeg(_ leg: PlantLeg, plant: String, log: String) -> (seconds: Int, verdict: PlantLegVerdict) {
-        FileManager.default.createFile(atPath: log, contents: Data())
+        // A log that cannot be emptied could still hold an earlier leg's report: never judge it.
+        guard FileManager.default.createFile(atPath: log, contents: Data()) else {
+            return (0, .notCaught(reason: "cannot empty the leg's log \(log)"))
+        }
         let start = Date()
         let outcome = StepRunner(directory: tree, logfile: log).run(command(leg), limit: legLimit)
         let seconds = Int(Date().timeIntervalSince(start).rounded())

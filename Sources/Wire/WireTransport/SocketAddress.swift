@@ -62,7 +62,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     public var host: String {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         let rc = withSockAddr { getnameinfo($0, $1, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) }
-        return rc == 0 ? String(cString: buffer) : "?"
+        return rc == 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
     }
 
     public var description: String { family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -102,7 +102,7 @@ public struct TLSMetadata: Sendable, Hashable {
 func openSSLErrors() -> String {
     var buffer = [CChar](repeating: 0, count: 1024)
     cwire_ssl_error_string(&buffer, buffer.count)
-    let text = String(cString: buffer)
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return text.isEmpty ? "no OpenSSL error queued" : text
 }
 

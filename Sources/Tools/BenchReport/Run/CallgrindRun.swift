@@ -65,8 +65,9 @@ struct CallgrindRun: Equatable {
 
     /// Appends `line` to the file at `path`, creating the file when missing (earlier runs' lines stay).
     static func append(_ line: String, toFileAt path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) || manager.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else {
             throw BenchRunError.stepFailed(what: "cannot append to \(path)", logTail: "")
         }
         defer { try? handle.close() }
