@@ -10,7 +10,8 @@ import Testing
 /// strings and both texts, and `wireproof oracle-check` exits 1; with the real protoc it exits 0.
 @Suite(.serialized) struct DisagreeingProtocTests {
     /// A protoc wrapper: `--encode` and `--decode` runs are changed as `mode` says; everything
-    /// else (compiling the descriptor set) goes to the real protoc.
+    /// else (compiling the descriptor set) goes to the real protoc. Each run appends its kind
+    /// (encode, decode, other) as a line to the file at the returned path + ".runs".
     static func fakeProtoc(_ mode: String, in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("protoc-\(mode)").path
         let script = """
@@ -18,12 +19,15 @@ import Testing
             mode=\(mode)
             kind=other
             for a in "$@"; do case "$a" in --encode=*) kind=encode ;; --decode=*) kind=decode ;; esac; done
+            echo "$kind" >> "$0.runs"
             case "$mode/$kind" in
               encode-fails/encode) echo "planted: no encoding" >&2; exit 1 ;;
               encode-extra/encode) /usr/bin/protoc "$@" || exit; printf '\\x08\\x01' ;;
               decode-fails/decode) echo "planted: no decoding" >&2; exit 1 ;;
               decode-garbage/decode) cat >/dev/null; echo '}}} not text format' ;;
               decode-drops/decode) /usr/bin/protoc "$@" | head -n -1 ;;
+              decode-drops-one-field/decode) /usr/bin/protoc "$@" | sed -E '0,/^(  )?[a-z_0-9]+: /{//d}' ;;
+              batch-drops-one-field/decode) /usr/bin/protoc "$@" | sed -E '0,/^  [a-z_0-9]+: /{//d}' ;;
               *) exec /usr/bin/protoc "$@" ;;
             esac
             """
@@ -101,6 +105,40 @@ import Testing
                         || failure.problem.hasPrefix("protoc --decode text does not parse"), "\(failure.problem)")
             #expect(!failure.oracleBytes.isEmpty, "an empty message has no line to drop")
         }
+    }
+
+    /// protoc drops the first scalar line of what it prints, alone or of a batch's first item
+    /// holding one: the batch confirms its other items, and each case whose line went is checked
+    /// alone and reported (a batch never confirms an item protoc read back differently).
+    @Test func aProtocThatDropsOneFieldOfABatchIsCaughtForTheCasesItTouches() async throws {
+        let report = try await Self.run("decode-drops-one-field")
+        let total = report.total
+        #expect(total.disagreed > 0 && total.agreed > total.disagreed, "\(report.table)")
+        for failure in report.failures {
+            #expect(failure.problem.hasPrefix("protoc --decode text reads back to a different message"), "\(failure.problem)")
+        }
+    }
+
+    /// Cases of one message type share a protoc run each way: the runs are the descriptor set's
+    /// compilation and two per message type (each type here has fewer than a batch's 64 cases, and
+    /// a type's single case is checked alone, in two runs as well).
+    @Test func casesOfOneTypeShareTheirProtocRuns() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-fakeprotoc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var configuration = OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory, randomCount: 40, seed: 4)
+        configuration.protocPath = try Self.fakeProtoc("agree", in: dir)
+        let report = try await OracleCheck.run(configuration)
+        let total = report.total
+        #expect(total.disagreed == 0 && total.agreed == total.exemplars + total.random, "\(report.table)")
+        let runs = try String(contentsOfFile: configuration.protocPath! + ".runs", encoding: .utf8).split(separator: "\n")
+        let encodes = runs.filter { $0 == "encode" }.count
+        #expect(runs.filter { $0 == "other" }.count == 1)
+        #expect(encodes == runs.filter { $0 == "decode" }.count)
+        let compiled = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory), scratch: dir)
+        let types = compiled.schemas.messages.filter { !$0.isMapEntry && compiled.files.contains($0.file) }.count
+        #expect(encodes == types, "\(encodes) encode runs for \(types) message types and \(total.agreed) cases")
+        #expect(types * 2 < total.agreed)
     }
 
     @Test func theCommandExitsOneOnADisagreementZeroOnAgreementTwoOnUsage() async throws {

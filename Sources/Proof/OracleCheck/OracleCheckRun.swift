@@ -186,7 +186,9 @@ public enum OracleCheck {
         }
 
         let protoc = try Protoc(path: configuration.protocPath, scratch: scratch)
-        let checker = CrossChecker(protoc: protoc, descriptorSet: compiled.descriptorSetPath, schemas: compiled.schemas)
+        var checker = CrossChecker(protoc: protoc, descriptorSet: compiled.descriptorSetPath, schemas: compiled.schemas)
+        checker.batches = try ProtocBatches.write(for: cases, descriptorSet: compiled.descriptorSetPath,
+                                                  to: scratch.appendingPathComponent("batches.pb").path)
         let outcomes = try await checker.checkAll(cases, width: configuration.concurrency, progress: progress)
         var failures: [CheckFailure] = []
         for (item, outcome) in zip(cases, outcomes) {
