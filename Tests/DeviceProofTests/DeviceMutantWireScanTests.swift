@@ -63,6 +63,8 @@ import Testing
         #expect(violations([0x12, 0x02, 0x61, 0x62]) == [])
         // Inside a submessage, where a later tag replaces the long one in the value as a whole.
         #expect(violations([0x22, 0x08, 0x0A, 0x03, 0x78, 0x79, 0x7A, 0x0A, 0x01, 0x61]) == ["sub.tag: 3 bytes past max_size = 3"])
+        // The submessage's one occurrence breaks it as a whole and field by field: reported once.
+        #expect(violations([0x22, 0x05, 0x0A, 0x03, 0x78, 0x79, 0x7A]) == ["sub.tag: 3 bytes past max_size = 3"])
         // An empty packed block counts against a fixed_count, not against a max_count or a string.
         #expect(violations([0x2A, 0x00]) == ["fixed: 0 elements (an empty packed block) past fixed_count (max_count = 2)"])
         #expect(violations([0x2A, 0x02, 0x01, 0x02]) == [])

@@ -185,7 +185,10 @@ public enum DeviceMutantCheck {
                                               prefix: prefix + declared.name + ".", depth: depth + 1)
             }
         }
-        return found
+        // A submessage's single occurrence is checked whole at this level and field by field one
+        // level down: the same violation, found twice, is reported once.
+        var reported = Set<String>()
+        return found.filter { reported.insert($0.description).inserted }
     }
 
     /// The top-level fields of `input`: number, wire type, the field's bytes and its payload's;
