@@ -134,6 +134,34 @@ import TestSupport
             """)
     }
 
+    @Test func anUnreadEnumOptionIsListedWithItsValuesName() throws {
+        // A nanopb.proto newer than 0.4.7 with an enum-typed option 0.4.7 does not have.
+        let newer = try String(contentsOfFile: repositoryRoot + "/Tests/Schemas/options-newer-nanopb/nanopb.proto", encoding: .utf8)
+            .replacingOccurrences(of: "message NanoPBOptions {\n", with: "message NanoPBOptions {\n  optional IntSize future_size = 90;\n")
+        let result = try Self.run(["nanopb.proto": newer, "m3.proto": """
+            syntax = "proto2";
+            import "nanopb.proto";
+            package m3;
+            message M { optional int32 a = 1 [(nanopb).future_size = IS_16]; }
+
+            """])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(said(result))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            [
+             {
+              "element": "m3.M.a",
+              "file": "m3.proto",
+              "kind": "field",
+              "option": "future_size",
+              "source": "(nanopb) annotation",
+              "unread": "option number 90 is not in nanopb 0.4.7's nanopb.proto (the schema's nanopb.proto declares it as future_size): not applied",
+              "value": "IS_16"
+             }
+            ]
+
+            """)
+    }
+
     /// The report entry of an option number on `element` (a `kind`) that no nanopb.proto declares.
     static func undeclaredEntry(_ number: Int, _ value: String, on element: String = "raw.M.a", kind: String = "field") -> String {
         """
