@@ -104,8 +104,8 @@ import TestSupport
     }
 
     @Test func aTriageFolderIsNamedByTheSHA1OfTheInput() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-triage-\(getpid())").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let folder = try TemporaryFolder("fuzz-triage")
+        let file = folder.path + "/input"
         try Data("abc".utf8).write(to: URL(fileURLWithPath: file))
         let sha1 = try FuzzTriage.sha1(of: file)
         #expect(sha1 == "a9993e364706816aba3e25717850c26c9cd0d89d")
@@ -116,8 +116,8 @@ import TestSupport
     }
 
     @Test func aGrowingLogShowsEachProgressLineOnceWhenComplete() throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-follow-\(getpid())").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
+        let folder = try TemporaryFolder("fuzz-follow")
+        let log = folder.path + "/fuzz.log"
         try Data("INFO: Seed: 1\n#2\tINITED cov: 5\n#4\tNEW c".utf8).write(to: URL(fileURLWithPath: log))
         var follower = LogFollower(path: log)
         #expect(follower.newProgressLines(final: false) == ["#2\tINITED cov: 5"])

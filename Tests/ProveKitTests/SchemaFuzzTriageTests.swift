@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import ProveKit
+import TestSupport
 
 /// A reproducer the schema's fuzz step found is shown as its path and protoc --decode_raw of the
 /// bytes after the type selector, at most 20 lines of it.
 @Suite struct SchemaFuzzTriageTests {
     @Test func aReproducerIsDecodedWithoutItsTypeSelectorAtMostTwentyLines() throws {
-        let crash = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-triage-\(getpid())").path
-        defer { unlink(crash) }
+        let folder = try TemporaryFolder("schema-fuzz-triage")
+        let crash = folder.path + "/crash"
         // Selector 7, then field 1 = 150 (08 96 01).
         try Data([7, 0x08, 0x96, 0x01]).write(to: URL(fileURLWithPath: crash))
         let header = "  reproducer: \(crash) (first byte: type selector); protoc --decode_raw of the rest:"
