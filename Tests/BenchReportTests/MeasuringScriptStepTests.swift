@@ -44,4 +44,20 @@ import Testing
         }
         #expect(printed.lines() == ["[test] measuring", "  "], "an empty table is echoed as one empty line, indented")
     }
+
+    /// A script that removed its own table (a cleanup gone wrong) still gets its failure and log
+    /// reported: the missing table shows as nothing.
+    @Test func aTableTheScriptRemovedShowsAsNothingAndItsFailureIsStillThrown() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let printed = PrintedLines()
+        let table = folder.path + "/t.txt"
+        #expect(throws: BenchRunError.stepFailed(what: "sh -c rm -f \"$0\"; echo gone >&2; exit 1 \(table) failed", logTail: "gone")) {
+            try RatioStep.runScript(enabled: true, knob: "K", what: "w", table: table, announce: "measuring",
+                                    command: { ["sh", "-c", "rm -f \"$0\"; echo gone >&2; exit 1", table] }, environment: [:],
+                                    clock: printed.clock())
+        }
+        #expect(printed.lines() == ["[test] measuring", "  "])
+        #expect(!FileManager.default.fileExists(atPath: table))
+    }
 }

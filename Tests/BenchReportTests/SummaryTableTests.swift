@@ -64,6 +64,18 @@ import Testing
         #expect(written.components(separatedBy: "| Figure |").count == 2, "one summary table")
     }
 
+    @Test func peakMemoryFollowsItsHeadingInACodeBlockOnlyWhenMeasured() throws {
+        let heading = "Peak memory on the hostile inputs of docs/sanitizers.md (scripts/peak-memory.sh):"
+        let section = MeasurementsSection.lines(Self.results(), header: "h", command: "c")
+        let at = try #require(section.firstIndex(of: heading))
+        #expect(Array(section[(at - 1)...].prefix(6)) == ["", heading, "", "```", "input  peak", "```"])
+        for unmeasured in [nil, [String]()] {
+            var results = Self.results()
+            results.ratios?.peakMemory = unmeasured
+            #expect(!MeasurementsSection.lines(results, header: "h", command: "c").contains(heading))
+        }
+    }
+
     @Test func aDocumentWithoutMarkersGetsTheSectionAppended() {
         let written = MeasurementsSection.splice(["<!-- bench:begin -->", "x", "<!-- bench:end -->"], into: "# Prose\n\n")
         #expect(written == "# Prose\n\n<!-- bench:begin -->\nx\n<!-- bench:end -->\n")

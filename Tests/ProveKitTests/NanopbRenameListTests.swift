@@ -126,6 +126,23 @@ import TestSupport
         }
     }
 
+    /// A tree whose config header defines no PB_ option, then one whose pb.h has no version: each
+    /// refused by name before anything is compiled.
+    @Test func aConfigWithoutOptionsAndAPbHWithoutVersionAreRefusedByName() throws {
+        let tree = try TemporaryFolder("nanopb-symbols-inputs")
+        let inputs = NanopbRuntimeSymbols(root: tree.path, compiler: "cc")
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: inputs.nanopbSource, withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: (inputs.configHeader as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for (file, text) in [(inputs.nanopbSource + "/pb_decode.c", ""), (inputs.nanopbSource + "/pb.h", "/* no version */\n"),
+                             (inputs.configHeader, "/* options come later */\n#define WIREPROOF_OTHER 1\n")] {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        #expect(throws: ProtocolCheckError.noOptionMacros(config: inputs.configHeader)) { try inputs.collect { _ in } }
+        try "#define PB_FIELD_32BIT 1\n".write(toFile: inputs.configHeader, atomically: true, encoding: .utf8)
+        #expect(throws: ProtocolCheckError.noVersion(header: inputs.nanopbSource + "/pb.h")) { try inputs.collect { _ in } }
+    }
+
     @Test func theCommandWantsExactlyOneOfWriteAndCheck() throws {
         #expect(throws: (any Error).self) { try NanopbSymbolsCommand.parse([]) }
         #expect(throws: (any Error).self) { try NanopbSymbolsCommand.parse(["--write", "--check"]) }

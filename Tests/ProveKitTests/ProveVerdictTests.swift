@@ -57,6 +57,12 @@ import Testing
         #expect(Prover.fuzzOutcome(2) == "failed (exit 2)")
     }
 
+    @Test func theFuzzStepSaysItFuzzesTheDeviceBuildOnlyWhenTheDevicePartyRan() {
+        #expect(Prover.fuzzStepLine(seconds: 30, againstDevice: false) == "prove [5/5] libFuzzer on the schema's decoders for 30 s")
+        #expect(Prover.fuzzStepLine(seconds: 5, againstDevice: true)
+                == "prove [5/5] libFuzzer on the schema's decoders for 5 s, then against the device build for as long")
+    }
+
     @Test func aDeviceFailureFailsTheProof() throws {
         var device = DeviceProofReport()
         device.failures = ["FAIL device: M crashed"]

@@ -189,8 +189,7 @@ struct Prover {
             clock = Date()
             let step = SchemaFuzzStep(root: root, scratch: scratch, seconds: options.fuzzSeconds,
                                       device: summary.device != nil ? scratch + "/device" : nil, swiftProtobuf: peer)
-            printError("prove [5/5] libFuzzer on the schema's decoders for \(options.fuzzSeconds) s"
-                                    + (step.device == nil ? "" : ", then against the device build for as long"))
+            printError(Self.fuzzStepLine(seconds: options.fuzzSeconds, againstDevice: step.device != nil))
             let status: Int32
             do { status = try step.run() } catch {
                 printError("\(error)")
@@ -211,6 +210,12 @@ struct Prover {
     /// verdict line carries the full count).
     static func oracleFailureLines(_ failures: [String]) -> [String] {
         failures.prefix(20).map { "FAIL oracle vs protoc: \($0)" }
+    }
+
+    /// The progress line of step 5: the device build is fuzzed after the decoders when the
+    /// device party ran.
+    static func fuzzStepLine(seconds: Int, againstDevice: Bool) -> String {
+        "prove [5/5] libFuzzer on the schema's decoders for \(seconds) s" + (againstDevice ? ", then against the device build for as long" : "")
     }
 
     /// What the summary records of the fuzz step's exit status.
