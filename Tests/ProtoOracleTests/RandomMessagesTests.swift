@@ -97,6 +97,22 @@ import Testing
         #expect(floats.contains(0) && floats.contains((-0.0 as Float).bitPattern), "both float zeros")
     }
 
+    /// Three in four random messages set one member of a oneof (each member in turn), the rest
+    /// none: both the empty oneof and every member are exercised, the members most.
+    @Test func aOneofGetsAMemberInThreeMessagesOfFour() throws {
+        let set = try InlineSchema.compile(["one.proto": "syntax = \"proto3\"; package o; message O { oneof pick { int32 a = 1; string b = 2; } }"])
+        var random = RandomMessages(schemas: set, seed: 21, messages: ["o.O"])
+        var counts = ["a": 0, "b": 0, "none": 0]
+        for _ in 0..<800 {
+            let next = random.next()
+            let message = try #require(next)
+            let member = message.has(named: "a") ? "a" : message.has(named: "b") ? "b" : "none"
+            counts[member, default: 0] += 1
+        }
+        #expect((150...250).contains(counts["none"]!), "\(counts)")
+        #expect(counts["a"]! > 150 && counts["b"]! > 150, "\(counts)")
+    }
+
     @Test func randomMessagesAreValidForTheirSchema() async throws {
         let set = try await Fixtures.foreign()
         var random = RandomMessages(schemas: set, seed: 11)

@@ -51,6 +51,25 @@ import TestSupport
                 == "none.proto is not under \(first), \(second)")
     }
 
+    /// The whole command on a one-file schema: nanopb C, facades and a manifest in the folder,
+    /// generation's report said, then the line naming what it wrote.
+    @Test func aRunWritesTheSchemasTargetsAndManifestAndSaysSo() throws {
+        let scratch = try TemporaryFolder("scratch-package-run")
+        try FileManager.default.createDirectory(atPath: scratch.path + "/in/tiny", withIntermediateDirectories: true)
+        try "syntax = \"proto3\";\npackage tiny;\nmessage Ping { int32 id = 1; }\n"
+            .write(toFile: scratch.path + "/in/tiny/ping.proto", atomically: true, encoding: .utf8)
+        let folder = scratch.path + "/pkg"
+        let command = try ScratchPackageCommand.parse(["--dir", folder, "--name", "Tiny", "--include", scratch.path + "/in", "tiny/ping.proto"])
+        var said: [String] = []
+        try command.run { said.append($0) }
+        #expect(said.last == "scratch-package: wrote \(folder) (schema Tiny: tiny/ping.proto)")
+        #expect(said.contains { $0.hasPrefix("proto: C target TinyC in ") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("proto: facades in ") }, "\(said)")
+        for file in ["Package.swift", "Protos/tiny/ping.proto", "Sources/TinyC/src/tiny/ping.pb.c", "Sources/TinyC/include/module.modulemap", "Sources/Tiny/tiny_ping.pb.swift"] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + file), "\(file) \(said)")
+        }
+    }
+
     @Test func generationWritesCAndFacadesWithTheGivenRootsAsImportPaths() throws {
         let request = try command([]).generationRequest(folder: "/tmp/pkg", roots: ["/src", "/usr/include", "/more"])
         #expect(request.protoDirectory == "/tmp/pkg/Protos")

@@ -36,7 +36,10 @@ public struct ScratchPackageCommand: ParsableCommand {
         }
     }
 
-    public func run() throws {
+    public func run() throws { try run(printing: { print($0) }) }
+
+    /// Writes the package, saying generation's report lines and then what it wrote to `say`.
+    func run(printing say: (String) -> Void) throws {
         let fm = FileManager.default
         let folder = SchemaGeneration.absolute(dir)
         let roots = Self.includeRoots(includes)
@@ -45,14 +48,14 @@ public struct ScratchPackageCommand: ParsableCommand {
 
         let wireproof = try GenerationTools.wireproofRoot()
         for line in try SchemaGeneration.run(generationRequest(folder: folder, roots: roots), tools: GenerationTools.inTree(wireproof)).report {
-            print(line)
+            say(line)
         }
         let programs = try executableTargets()
         for program in programs {
             try fm.copyItem(atPath: SchemaGeneration.absolute(program.source), toPath: "\(folder)/Sources/\(program.name)")
         }
         try scratchManifest(wireproofRoot: wireproof, executables: programs).write(into: folder)
-        print("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
+        say("scratch-package: wrote \(folder) (schema \(name): \(protos.joined(separator: " ")))")
     }
 
     /// Copies each of `protos` (a path relative to a root) from the first of `roots` that holds
