@@ -58,4 +58,10 @@ import Testing
             """)
         #expect(!gaps.text(fileLimit: 0).contains("files with the most"), "a file limit of 0 prints no file section")
     }
+
+    @Test func everyLineExecutedPrintsNoFileSection() {
+        let gaps = CoverageGaps(mutants: [Self.mutant("x", "Sources/A/a.swift", 1)], coverage: LineCoverage(lcov: Self.trace, root: "/repo"))
+        #expect(gaps.files.isEmpty)
+        #expect(!gaps.text(fileLimit: 5).contains("files with the most"), "\(gaps.text(fileLimit: 5))")
+    }
 }
