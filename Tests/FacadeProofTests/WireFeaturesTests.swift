@@ -117,6 +117,9 @@ import TestSupport
         Case(name: "six-byte length", message: "wf.Probe", hex: "0a 82 80 80 80 80 00 61 62", features: "overlongLength, depth 0"),
         Case(name: "six-byte length in an unknown field", message: "wf.Probe", hex: "f2 01 81 80 80 80 80 00 61", features: "overlongLength, depth 0"),
         Case(name: "six-byte length in an unknown group", message: "wf.Probe", hex: "f3 01 0a 80 80 80 80 80 00 f4 01", features: "overlongLength, depth 1"),
+        // Fixed-width values inside an unknown group are skipped whole: their bytes spell its end tag.
+        Case(name: "a fixed32 in an unknown group", message: "wf.Probe", hex: "f3 01 0d f4 01 00 00 f4 01", features: "depth 1"),
+        Case(name: "a fixed64 in an unknown group", message: "wf.Probe", hex: "f3 01 09 f4 01 00 00 00 00 00 00 f4 01", features: "depth 1"),
         // Rows 3/4: a singular message occurring twice; repeated messages may.
         Case(name: "singular message once", message: "wf.Probe", hex: "62 02 08 01", features: "depth 1"),
         Case(name: "singular message twice", message: "wf.Probe", hex: "62 00 62 00", features: "duplicateSingularMessage, depth 1"),
