@@ -21,4 +21,12 @@ import Testing
             #expect(facadeCatalog.messageType(named: absent) == nil, "\(absent.debugDescription) is not in the catalog")
         }
     }
+
+    /// The bundled facades are generated without the device's limits: no type offers a limit check
+    /// (the device proof compares the check with the device's layout wherever one is offered).
+    @Test func facadesWithoutDeviceLimitsOfferNoLimitCheck() {
+        #expect(!facadeCatalog.messageTypes.isEmpty)
+        #expect(facadeCatalog.messageTypes.allSatisfy { $0.deviceLimitViolations == nil },
+                "\(facadeCatalog.messageTypes.filter { $0.deviceLimitViolations != nil }.map(\.fullName))")
+    }
 }

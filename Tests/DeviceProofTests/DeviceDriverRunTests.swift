@@ -26,6 +26,13 @@ import Testing
         #expect([UInt8](resent) == [1, 0, 0, 0, 2, 0, 0, 0, 0x08, 0x02])
     }
 
+    /// An answer with an empty body is its five header bytes alone; the last one ends the file.
+    @Test func anEmptyAnswerAtTheEndOfTheFileIsRead() throws {
+        let standIn = try StandInDeviceDriver(runs: [([.accepted([0x08, 0x01]), .accepted([])], 0)])
+        defer { standIn.remove() }
+        #expect(try standIn.driver.run(Self.requests) == [.accepted([0x08, 0x01]), .accepted([])])
+    }
+
     @Test func anExitStatusOf128OrLessIsAFailureNotACrash() throws {
         let standIn = try StandInDeviceDriver(runs: [([], 128)], dying: [0])
         defer { standIn.remove() }

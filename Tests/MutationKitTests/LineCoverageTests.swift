@@ -31,6 +31,7 @@ import Testing
         #expect(coverage.executed("Sources/A/a.swift", line: 4) == nil)
         #expect(coverage.executed("/elsewhere/b.swift", line: 5) == false, "a path outside the root is kept whole")
         #expect(coverage.counts.keys.sorted() == ["/elsewhere/b.swift", "Sources/A/a.swift"], "a DA line outside a record is dropped")
+        #expect(coverage.executed("Sources/A/a.swift", line: 9) == nil, "the record before it ended: its file does not get the line")
     }
 
     static func mutant(_ layer: String, _ path: String, _ line: Int) -> Mutant {
