@@ -5,15 +5,19 @@ import Testing
 @testable import DeviceProof
 
 @Suite struct DeviceProofTableTests {
-    @Test func eachCountIsRightAlignedUnderItsHeadingOneSpaceApart() {
+    /// The table of one file, a.proto, with `counts` set (the rest 0), and `peer` when given.
+    static func tableLines(_ counts: [WritableKeyPath<DeviceProofReport.Row, Int>: Int], peer: String? = nil) -> [String] {
         var report = DeviceProofReport()
+        report.peer = peer
         var row = DeviceProofReport.Row(file: "a.proto")
-        row.exemplars = 12
-        row.accepted = 10
-        row.refusedByOption = 2
+        for (count, value) in counts { row[keyPath: count] = value }
         report.rows = [row]
         report.total.add(row)
-        let lines = report.table.split(separator: "\n").map(String.init)
+        return report.table.split(separator: "\n").map(String.init)
+    }
+
+    @Test func eachCountIsRightAlignedUnderItsHeadingOneSpaceApart() {
+        let lines = Self.tableLines([\.exemplars: 12, \.accepted: 10, \.refusedByOption: 2])
         #expect(lines.count == 4)
         let name = { (text: String) in text.padding(toLength: 36, withPad: " ", startingAt: 0) }
         #expect(lines[1].hasPrefix(name("file") + " exemplars accepted refused truncated filled at at ok past"))
@@ -26,18 +30,8 @@ import Testing
     }
 
     @Test func thePeersFiveColumnsComeBeforeFailedWithAPeer() {
-        var report = DeviceProofReport()
-        report.peer = "SwiftProtobuf 1.38.1"
-        var row = DeviceProofReport.Row(file: "a.proto")
-        row.exemplars = 12
-        row.peerExemplars = 12
-        row.peerSameBytes = 11
-        row.peerAccepted = 10
-        row.peerRefusedByOption = 2
-        row.peerTruncated = 3
-        report.rows = [row]
-        report.total.add(row)
-        let lines = report.table.split(separator: "\n").map(String.init)
+        let lines = Self.tableLines([\.exemplars: 12, \.peerExemplars: 12, \.peerSameBytes: 11, \.peerAccepted: 10,
+                                     \.peerRefusedByOption: 2, \.peerTruncated: 3], peer: "SwiftProtobuf 1.38.1")
         #expect(lines[0].hasSuffix("; the peer: SwiftProtobuf 1.38.1's encodings of the exemplars"))
         #expect(lines[1].hasSuffix(" mut.stock peer exemplars peer same bytes peer accepted peer refused peer truncated failed"))
         // Each count right-aligned under its heading: 14, 15, 13, 12, 14 and 6 columns wide.
