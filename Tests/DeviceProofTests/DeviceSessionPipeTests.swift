@@ -2,9 +2,11 @@
 // read however the writer splits them, end of file is nil, and a descriptor that cannot be written
 // or read fails at once instead of being retried forever.
 
+import Foundation
 import Glibc
 import Testing
 @testable import DeviceProof
+import TestSupport
 
 @Suite struct DeviceSessionPipeTests {
     @Test func bytesWrittenInPiecesAreReadBackExactlyAndEndOfFileIsNil() throws {
@@ -25,5 +27,21 @@ import Testing
     @Test func aDescriptorThatCannotBeUsedFailsAtOnce() {
         #expect(!DeviceSession.writeAll(-1, [1]))
         #expect(DeviceSession.read(-1, 1) == nil)
+    }
+
+    /// A driver that exits before answering is a failure naming its status; one a signal ends is
+    /// a crash of the request, answered with the signal.
+    @Test func aDriverThatExitsIsAFailureAndOneASignalEndsIsACrash() throws {
+        let folder = try TemporaryFolder("device-session")
+        func driver(_ body: String) throws -> DeviceSession {
+            let path = folder.path + "/driver-\(UUID().uuidString)"
+            try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            return DeviceSession(executable: path)
+        }
+        let exits = try driver("exit 3")
+        let error = #expect(throws: DeviceProofError.self) { try exits.answer(index: 0, bytes: [1]) }
+        #expect(error?.description == "the device driver exited (status 3) instead of answering")
+        #expect(try driver("kill -SEGV $$").answer(index: 0, bytes: [1]) == .crashed(11))
     }
 }

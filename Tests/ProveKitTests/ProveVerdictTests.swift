@@ -57,6 +57,13 @@ import Testing
         #expect(Prover.fuzzOutcome(2) == "failed (exit 2)")
     }
 
+    @Test func theOracleStepReportsItsProgressFiveTimesAndAtTheEnd() {
+        #expect((1...519).compactMap { Prover.oracleProgressLine(done: $0, of: 519) }
+                == ["prove: oracle 103/519", "prove: oracle 206/519", "prove: oracle 309/519", "prove: oracle 412/519",
+                    "prove: oracle 515/519", "prove: oracle 519/519"])
+        #expect((1...3).compactMap { Prover.oracleProgressLine(done: $0, of: 3) } == ["prove: oracle 1/3", "prove: oracle 2/3", "prove: oracle 3/3"])
+    }
+
     @Test func theFuzzStepSaysItFuzzesTheDeviceBuildOnlyWhenTheDevicePartyRan() {
         #expect(Prover.fuzzStepLine(seconds: 30, againstDevice: false) == "prove [5/5] libFuzzer on the schema's decoders for 30 s")
         #expect(Prover.fuzzStepLine(seconds: 5, againstDevice: true)

@@ -158,6 +158,10 @@ struct TLSOptionsTests {
         #expect(throws: WireError.invalidArgument("TLS identity: give certificateFile/privateKeyFile or certificateChainPEM/privateKeyPEM, not both")) {
             try Listener(using: .tls(TLSOptions(certificateFile: pki.serverCert, privateKeyFile: pki.serverKey, certificateChainPEM: leaf, privateKeyPEM: key)))
         }
+        // One of each kind is mixing the two too, and is named as such before the pairing is checked.
+        #expect(throws: WireError.invalidArgument("TLS identity: give certificateFile/privateKeyFile or certificateChainPEM/privateKeyPEM, not both")) {
+            try Listener(using: .tls(TLSOptions(certificateFile: pki.serverCert, privateKeyPEM: key)))
+        }
         do {
             _ = try Listener(using: .tls(TLSOptions(certificateChainPEM: Array("not PEM".utf8), privateKeyPEM: key)))
             Issue.record("garbage accepted as a certificate chain")

@@ -102,7 +102,7 @@ struct Prover {
         let oracle: OracleCheckReport
         do {
             oracle = try await OracleCheck.run(configuration) { [printError] done, total in
-                if ProgressCadence.shows(done: done, of: total, times: 5) { printError("prove: oracle \(done)/\(total)") }
+                if let line = Self.oracleProgressLine(done: done, of: total) { printError(line) }
             }
         } catch {
             summary.error = "oracle vs protoc: \(error)"
@@ -210,6 +210,12 @@ struct Prover {
     /// verdict line carries the full count).
     static func oracleFailureLines(_ failures: [String]) -> [String] {
         failures.prefix(20).map { "FAIL oracle vs protoc: \($0)" }
+    }
+
+    /// The oracle step's progress line after `done` of its `total` cases: about five in a run,
+    /// and the last.
+    static func oracleProgressLine(done: Int, of total: Int) -> String? {
+        ProgressCadence.shows(done: done, of: total, times: 5) ? "prove: oracle \(done)/\(total)" : nil
     }
 
     /// The progress line of step 5: the device build is fuzzed after the decoders when the
