@@ -4,6 +4,7 @@ import ProofSupport
 import ProtoOracle
 import ProveKit
 import Testing
+import TestSupport
 
 /// The oracle-check against a protoc that is wrong in one way at a time (a wrapper around the real
 /// one): each disagreement is reported for every case it touches, with the reason, both byte
@@ -123,9 +124,8 @@ import Testing
     /// compilation and two per message type (each type here has fewer than a batch's 64 cases, and
     /// a type's single case is checked alone, in two runs as well).
     @Test func casesOfOneTypeShareTheirProtocRuns() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-fakeprotoc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try TemporaryFolder("fakeprotoc-count")
+        let dir = URL(fileURLWithPath: folder.path)
         var configuration = OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory, randomCount: 40, seed: 4)
         configuration.protocPath = try Self.fakeProtoc("agree", in: dir)
         let report = try await OracleCheck.run(configuration)

@@ -3,6 +3,7 @@ import Foundation
 import ProtoOracle
 import ProtoSchema
 import Testing
+import TestSupport
 
 /// The pieces of a batch: the wrapper text and encoding the oracle expects from protoc, reading
 /// protoc's printed wrapper back into items, grouping cases by type, and the wrapper file itself
@@ -10,7 +11,7 @@ import Testing
 @Suite struct ProtocBatchTests {
     @Test func theWrapperEncodingFramesEachItemAsFieldOneWithItsLength() {
         let long = [UInt8](repeating: 7, count: 200)
-        #expect(ProtocBatches.framed([[], [1, 2], long]) == [0x0A, 0x00, 0x0A, 0x02, 1, 2, 0x0A, 0xC8, 0x01] + long)
+        #expect(DescriptorSetWriter.wrapperEncoding(items: [[], [1, 2], long]) == [0x0A, 0x00, 0x0A, 0x02, 1, 2, 0x0A, 0xC8, 0x01] + long)
         #expect(ProtocBatches.text(["a: 1", ""]) == "item {\na: 1\n}\nitem {\n\n}\n")
     }
 
@@ -40,9 +41,8 @@ import Testing
     /// The wrapper file protoc is handed: it loads, its wrapper takes items of the type it names
     /// from a file of another package, and the original files are still there.
     @Test func protocEncodesItemsThroughTheWrapperOfTheirType() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try TemporaryFolder("batch")
+        let dir = URL(fileURLWithPath: folder.path)
         let compiled = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory), scratch: dir)
         var message = try #require(DynamicMessage("wire3.Scalars", in: compiled.schemas))
         message.set(number: 1, .int32(150))
@@ -53,7 +53,7 @@ import Testing
         let encoded = try await protoc.run(["--descriptor_set_in=\(batches.descriptorSet)", "--encode=wireproof_oracle_batch.W0"],
                                            input: Array("item { i32: 150 } item { }".utf8))
         #expect(encoded.status == 0, "\(encoded.stderr)")
-        #expect(encoded.stdout == ProtocBatches.framed([message.serializedBytes(), []]))
+        #expect(encoded.stdout == DescriptorSetWriter.wrapperEncoding(items: [message.serializedBytes(), []]))
         let alone = try await protoc.run(["--descriptor_set_in=\(batches.descriptorSet)", "--encode=wire3.Scalars"], input: Array("i32: 150".utf8))
         #expect(alone.stdout == message.serializedBytes())
     }
@@ -61,9 +61,8 @@ import Testing
     /// protoc prints a batch with one item's field missing (cases alone it prints right): that
     /// item alone is checked again, by itself, and agrees; the batch confirms the others.
     @Test func anItemTheBatchReadsDifferentlyIsCheckedAloneAndTheOthersAreNot() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wireproof-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try TemporaryFolder("batch")
+        let dir = URL(fileURLWithPath: folder.path)
         let compiled = try await OracleCheck.compile(OracleCheckConfiguration(protoDirectory: Fixtures.wireDirectory), scratch: dir)
         let cases = try (1...3).map { value in
             var message = try #require(DynamicMessage("wire3.Scalars", in: compiled.schemas))

@@ -47,29 +47,16 @@ struct ProtocBatches: Sendable {
             if byType[name] == nil { order.append(name) }
             byType[name, default: []].append(index)
         }
+        let step = max(size, 1)
         return order.flatMap { name in
             let indices = byType[name]!
-            return stride(from: 0, to: indices.count, by: max(size, 1)).map { Array(indices[$0..<min($0 + max(size, 1), indices.count)]) }
+            return stride(from: 0, to: indices.count, by: step).map { Array(indices[$0..<min($0 + step, indices.count)]) }
         }
     }
 
     /// The wrapper's text holding `texts` as its items, in order.
     static func text(_ texts: [String]) -> String {
         texts.map { "item {\n\($0)\n}\n" }.joined()
-    }
-
-    /// The wrapper's encoding holding `items` (each a message's encoding) in order: what protoc
-    /// writes for `text` when it agrees with the oracle on every item.
-    static func framed(_ items: [[UInt8]]) -> [UInt8] {
-        var out: [UInt8] = []
-        for item in items {
-            out.append(0x0A)  // field 1, length-delimited
-            var length = UInt64(item.count)
-            while length >= 0x80 { out.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
-            out.append(UInt8(length))
-            out += item
-        }
-        return out
     }
 
     /// Each item's text in protoc's `--decode` output of a wrapper, its two-space indent removed;
@@ -96,7 +83,7 @@ extension CrossChecker {
     func check(batch: [CheckCase], wrapper: String, descriptorSet: String) async throws(OracleCheckError) -> [CheckFailure?] {
         let expected = batch.map(Expected.init)
         let arguments = ["--descriptor_set_in=\(descriptorSet)"]
-        let framed = ProtocBatches.framed(expected.map(\.bytes))
+        let framed = DescriptorSetWriter.wrapperEncoding(items: expected.map(\.bytes))
         var texts: [String]?
         let encoded = try await protoc.run(arguments + ["--deterministic_output", "--encode=\(wrapper)"],
                                            input: Array(ProtocBatches.text(expected.map(\.text)).utf8))

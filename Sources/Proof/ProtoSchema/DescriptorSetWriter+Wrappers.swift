@@ -35,4 +35,12 @@ extension DescriptorSetWriter {
         set.message(1, declaration.bytes)
         return (descriptorSet + set.bytes, wrappers)
     }
+
+    /// The encoding of a wrapper `appendingWrappers` declared, holding `items` (each an encoded
+    /// message of its type) in order: what protoc writes for a wrapper's text.
+    public static func wrapperEncoding(items: [[UInt8]]) -> [UInt8] {
+        var out = WireOutput()
+        for item in items { out.message(1, item) }
+        return out.bytes
+    }
 }
